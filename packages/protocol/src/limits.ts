@@ -1,0 +1,59 @@
+/**
+ * The numeric limits of the Slotgate specification (section 8), in one place.
+ *
+ * Every SDK and the reference server read their defaults from here, so a
+ * limit changes in exactly one file.
+ *
+ * @example
+ * ```ts
+ * import { LIMITS } from "@slotgate/protocol";
+ * setTimeout(onTimeout, LIMITS.loginTimeoutMs);
+ * ```
+ */
+export const LIMITS = {
+  /** Backend SDK: how long `getSlotInfo` waits for the service callback. */
+  getSlotInfoTimeoutMs: 15_000,
+  /** Client SDK: how long `login()` waits for the popup's answer. */
+  loginTimeoutMs: 120_000,
+  /** Client SDK: default popup width in CSS pixels. */
+  popupWidth: 600,
+  /** Client SDK: default popup height in CSS pixels. */
+  popupHeight: 500,
+  /** Lifetime of the user JWT returned by the popup login: 7 days, in seconds. */
+  userJwtLifetimeSeconds: 7 * 24 * 60 * 60,
+  /** Lifetime of an access token issued by the code exchange, in seconds (`expires_in`). */
+  accessTokenLifetimeSeconds: 60 * 60,
+  /** Lifetime of an authorization code, in seconds. Codes are also single-use. */
+  authorizationCodeLifetimeSeconds: 60,
+  /** Clock-skew tolerance applied when checking `exp` / `nbf`, in seconds. */
+  clockSkewSeconds: 30,
+  /** Validity of a paymaster signature (`validUntil - validAfter`), in seconds. */
+  paymasterValiditySeconds: 5 * 60,
+  /** Share of each purchase that goes to the platform treasury, in percent. */
+  platformFeePercent: 15,
+  /** Share of each purchase that goes to the provider's `owner_addr`, in percent. */
+  providerSharePercent: 85,
+  /** Smallest allowed `release_per`. */
+  releasePerMin: 0,
+  /** Largest allowed `release_per`. */
+  releasePerMax: 100,
+  /** AES-256-CTR key length in bytes (64 hex characters). */
+  aesKeyBytes: 32,
+  /** AES-256-CTR IV length in bytes (32 hex characters). */
+  aesIvBytes: 16,
+  /** Length of `pin_salt` in hex characters. */
+  pinSaltHexLength: 64,
+  /** Size of each key share in bytes. */
+  keyShareBytes: 32,
+  /** PBKDF2 iterations used to derive `share_pin`. */
+  pbkdf2Iterations: 100_000,
+  /** PBKDF2 digest used to derive `share_pin`. */
+  pbkdf2Digest: "sha256",
+  /** Recommended attempts for a status login/logout call. */
+  statusRetryAttempts: 3,
+  /** Largest JSON request body the service accepts, in bytes. */
+  maxJsonBodyBytes: 64 * 1024,
+} as const;
+
+/** The type of {@link LIMITS}. */
+export type Limits = typeof LIMITS;

@@ -1,0 +1,43 @@
+/**
+ * Every HTTP path of the Slotgate service, relative to the service base URL.
+ *
+ * @example
+ * ```ts
+ * import { PATHS } from "@slotgate/protocol";
+ * await fetch(new URL(PATHS.token, "https://auth.example"), { method: "POST", body });
+ * ```
+ */
+export const PATHS = {
+  devUserSignup: "/v1/dev-user/signup",
+  devUserLogin: "/v1/dev-user/login_devuser",
+  clients: "/v1/dev-user/clients",
+  authorize: "/oauth/authorize",
+  token: "/oauth/token",
+  validate: "/v1/oauth/validate",
+  revoke: "/v1/oauth/revoke",
+  statusLogin: "/v1/oauth/status/login",
+  statusLogout: "/v1/oauth/status/logout",
+  statusCheck: "/v1/oauth/status/check",
+  listingAllowed: "/v1/marketplace/listing_allowed",
+  metaAuthorize: "/v1/oauth-meta/authorize",
+  metaGetToken: "/v1/oauth-meta/get_token",
+  tokenTransfer: "/v1/token/transfer",
+  initPermissionProvider: "/v1/development-api/init_permission_provider",
+  userBuyContentToken: "/v1/development-api/user_buy_content_token",
+  increaseUsedContentToken: "/v1/development-api/increase_used_content_token",
+  balanceAdex: "/v1/development-api/balance_adex",
+  releaseUsedBalance: "/v1/development-api/release_used_balance",
+  testEncryption: "/v1/development-api/test_encryption",
+  exchangeTokenOwner: "/idex-platform/exchange_token_owner",
+  pinRegister: "/v1/pin/register",
+  pinVerify: "/v1/pin/verify",
+  pinReset: "/v1/pin/reset",
+  pinRecover: "/v1/pin/recover",
+  jwks: "/.well-known/jwks.json",
+  metadata: "/.well-known/oauth-authorization-server",
+  openapi: "/openapi.json",
+  health: "/healthz",
+} as const;
+
+/** Name of a path in {@link PATHS}. */
+export type PathName = keyof typeof PATHS;

@@ -1,0 +1,40 @@
+import type { z } from "zod";
+import type { ErrorDetail } from "../errors.js";
+
+/**
+ * Turns a zod error into the `details` list of an error body: one entry per
+ * problem, with the dotted field path and a message that says what to send.
+ *
+ * @example
+ * ```ts
+ * const parsed = tokenRequestSchema.safeParse(req.body);
+ * if (!parsed.success) reply(400, { error: "invalid_request", details: validationDetails(parsed.error) });
+ * ```
+ */
+export function validationDetails(error: z.ZodError): ErrorDetail[] {
+  return error.issues.map((issue) => {
+    const path = issue.path.map(String).join(".");
+    if (issue.code === "unrecognized_keys") {
+      return { path: path || "(body)", message: `unknown field(s): ${issue.keys.join(", ")}` };
+    }
+    if (issue.code === "invalid_type" && issue.input === undefined) {
+      return { path, message: "is required" };
+    }
+    return { path: path || "(body)", message: issue.message };
+  });
+}
+
+/**
+ * A one-line summary of validation details, for the error body's `message`.
+ *
+ * @example
+ * ```ts
+ * summarizeDetails([{ path: "code", message: "is required" }]); // "code is required"
+ * ```
+ */
+export function summarizeDetails(details: ErrorDetail[]): string {
+  return details
+    .slice(0, 5)
+    .map((d) => `${d.path} ${d.message}`)
+    .join("; ");
+}

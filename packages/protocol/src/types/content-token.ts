@@ -1,0 +1,105 @@
+/** Body of `POST /v1/development-api/init_permission_provider` (spec 4.7). */
+export interface InitPermissionProviderRequest {
+  client_id: string;
+  cuid: string;
+  /** Settlement ratio, 0-100. */
+  release_per: number;
+  /** Provider wallet receiving revenue. */
+  owner_addr: string;
+}
+
+/** Answer of `init_permission_provider`: the registration transaction and the provider's AES key. */
+export interface InitPermissionProviderResponse {
+  success: true;
+  tx_hash: string;
+  /** AES-256 key for the encrypted spend call, 64 hex characters. Shown once. */
+  aes_key: string;
+  /** AES-256-CTR IV, 32 hex characters. Shown once. */
+  aes_iv: string;
+}
+
+/** Body of `POST /v1/development-api/user_buy_content_token`. */
+export interface UserBuyContentTokenRequest {
+  client_id: string;
+  /** Slot identifier. */
+  user_dbkey: string;
+  /** XOTN amount: a wei integer string, or an ether decimal string such as `"1.5"`. */
+  amount: string;
+  cuid: string;
+}
+
+/** Purchase result (spec 2.5). All amounts are wei integer strings. */
+export interface UserBuyContentTokenResponse {
+  success: true;
+  tx_hash: string;
+  token_amount: string;
+  xotn_paid: string;
+  platform_fee: string;
+  provider_received: string;
+}
+
+/** The JSON object encrypted into `encrypted_message` (spec 4.7, 4.8). */
+export interface SpendPayload {
+  client_id: string;
+  user_dbkey: string;
+  /** Content tokens to consume, integer string. */
+  amount: string;
+  cuid: string;
+  /** Opt-in replay protection: a unique value, accepted once. */
+  nonce?: string;
+  /** Opt-in replay protection: Unix time in seconds when the message was made. */
+  ts?: number;
+}
+
+/** Body of `POST /v1/development-api/increase_used_content_token`. */
+export interface IncreaseUsedContentTokenRequest {
+  /** Hex AES-256-CTR ciphertext of the UTF-8 JSON of a {@link SpendPayload}. */
+  encrypted_message: string;
+}
+
+/** Answer of `increase_used_content_token` (shape decided by Slotgate). */
+export interface IncreaseUsedContentTokenResponse {
+  success: true;
+  tx_hash: string;
+  slot: string;
+  cuid: string;
+  amount: string;
+  balance: string;
+  used_balances: string;
+}
+
+/** Slot balance (spec 2.5), read from the chain. */
+export interface BalanceAdexResponse {
+  success: true;
+  slot: string;
+  balance: string;
+  used_balances: string;
+  cuid: string;
+}
+
+/** Body of `POST /v1/development-api/release_used_balance`. */
+export interface ReleaseUsedBalanceRequest {
+  client_id: string;
+  cuid: string;
+  /** Target slot address. */
+  slot: string;
+}
+
+/** Answer of `release_used_balance`. */
+export interface ReleaseUsedBalanceResponse {
+  success: true;
+  released_amount: string;
+  tx_hash: string;
+}
+
+/** Body of `POST /v1/development-api/test_encryption`. */
+export interface TestEncryptionRequest {
+  client_id: string;
+  test_string: string;
+}
+
+/** Answer of `test_encryption`: hex AES-256-CTR of the UTF-8 test_string under the provider's key and IV. */
+export interface TestEncryptionResponse {
+  success: true;
+  encrypted_string: string;
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from "vitest";
+import * as crypto from "../src/crypto.js";
+import * as root from "../src/index.js";
+import * as schemas from "../src/schemas.js";
+
+describe("public surface", () => {
+  it("root entry exports exactly these runtime names", () => {
+    expect(Object.keys(root).sort()).toMatchInlineSnapshot(`
+      [
+        "BRAND",
+        "ERRORS",
+        "ERROR_CODES",
+        "LIMITS",
+        "PATHS",
+        "isErrorCode",
+      ]
+    `);
+  });
+
+  it("crypto entry exports exactly these runtime names", () => {
+    expect(Object.keys(crypto).sort()).toEqual(["EncodingError", "decryptHex", "encryptHex"]);
+  });
+
+  it("schemas entry exposes a schema for every request body the server validates", () => {
+    const names = Object.keys(schemas).filter((n) => n.endsWith("Schema"));
+    for (const expected of [
+      "devUserCredentialsSchema",
+      "clientRegistrationSchema",
+      "authorizeQuerySchema",
+      "tokenRequestSchema",
+      "statusUpdateSchema",
+      "statusCheckQuerySchema",
+      "metaAuthorizeQuerySchema",
+      "metaGetTokenSchema",
+      "tokenTransferSchema",
+      "initPermissionProviderSchema",
+      "userBuyContentTokenSchema",
+      "increaseUsedContentTokenSchema",
+      "spendPayloadSchema",
+      "releaseUsedBalanceSchema",
+      "testEncryptionSchema",
+      "exchangeTokenOwnerSchema",
+      "pinRegisterSchema",
+      "pinVerifySchema",
+      "pinResetSchema",
+      "pinRecoverSchema",
+    ]) {
+      expect(names).toContain(expected);
+    }
+  });
+});

@@ -1,0 +1,107 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  authorizeQuerySchema,
+  clientRegistrationSchema,
+  increaseUsedContentTokenSchema,
+  initPermissionProviderSchema,
+  pinRegisterSchema,
+  spendPayloadSchema,
+  statusUpdateSchema,
+  summarizeDetails,
+  tokenRequestSchema,
+  userBuyContentTokenSchema,
+  validationDetails,
+} from "../src/schemas.js";
+
+const addr = "0x" + "ab".repeat(20);
+
+describe("request schemas", () => {
+  it("accepts a spec-shaped token request and ignores unknown OAuth parameters", () => {
+    const r = tokenRequestSchema.parse({
+      grant_type: "authorization_code",
+      code: "c",
+      redirect_uri: "https://app.example/cb",
+      client_id: "id",
+      client_secret: "s",
+      scope: "ignored",
+    });
+    expect(r).not.toHaveProperty("scope");
+  });
+
+  it("rejects extra fields on JSON APIs and names them", () => {
+    const r = statusUpdateSchema.safeParse({ user_id: "1", client_id: "c", admin: true });
+    expect(r.success).toBe(false);
+    expect(validationDetails(r.error!)).toEqual([{ path: "(body)", message: "unknown field(s): admin" }]);
+  });
+
+  it("says which field is missing", () => {
+    const r = statusUpdateSchema.safeParse({ user_id: "1" });
+    const details = validationDetails(r.error!);
+    expect(details).toEqual([{ path: "client_id", message: "is required" }]);
+    expect(summarizeDetails(details)).toBe("client_id is required");
+  });
+
+  it("requires response_type=code on authorize", () => {
+    const r = authorizeQuerySchema.safeParse({ client_id: "a", redirect_uri: "b", response_type: "token", state: "s" });
+    expect(r.success).toBe(false);
+    expect(validationDetails(r.error!)[0]).toEqual({ path: "response_type", message: "must be code" });
+  });
+
+  it("bounds release_per to 0-100 integers", () => {
+    const base = { client_id: "c", cuid: "game-1", owner_addr: addr };
+    expect(initPermissionProviderSchema.safeParse({ ...base, release_per: 0 }).success).toBe(true);
+    expect(initPermissionProviderSchema.safeParse({ ...base, release_per: 100 }).success).toBe(true);
+    expect(initPermissionProviderSchema.safeParse({ ...base, release_per: 101 }).success).toBe(false);
+    expect(initPermissionProviderSchema.safeParse({ ...base, release_per: -1 }).success).toBe(false);
+    expect(initPermissionProviderSchema.safeParse({ ...base, release_per: 1.5 }).success).toBe(false);
+    expect(initPermissionProviderSchema.safeParse({ ...base, release_per: "50" }).success).toBe(false);
+  });
+
+  it("accepts wei and ether amounts for a purchase but not zero, negatives or junk", () => {
+    const base = { client_id: "c", user_dbkey: "1", cuid: "g" };
+    for (const ok of ["1", "1000000000000000000", "1.5", "0.000000000000000001"]) {
+      expect(userBuyContentTokenSchema.safeParse({ ...base, amount: ok }).success, ok).toBe(true);
+    }
+    for (const bad of ["0", "0.0", "-1", "1e18", "01", "1.", "0x10", "1.0000000000000000001", ""]) {
+      expect(userBuyContentTokenSchema.safeParse({ ...base, amount: bad }).success, bad).toBe(false);
+    }
+  });
+
+  it("requires 64-hex salts and SHA-256 hashes for PIN registration", () => {
+    const ok = { user_uuid: 7, pin_hash: "a".repeat(64), pin_salt: "b".repeat(64) };
+    expect(pinRegisterSchema.safeParse(ok).success).toBe(true);
+    expect(pinRegisterSchema.safeParse({ ...ok, pin_salt: "b".repeat(63) }).success).toBe(false);
+    expect(pinRegisterSchema.safeParse({ ...ok, user_uuid: "7" }).success).toBe(false);
+    expect(pinRegisterSchema.safeParse({ ...ok, pin: "123456" }).success).toBe(false);
+  });
+
+  it("requires even-length hex for encrypted_message", () => {
+    expect(increaseUsedContentTokenSchema.safeParse({ encrypted_message: "abc" }).success).toBe(false);
+    expect(increaseUsedContentTokenSchema.safeParse({ encrypted_message: "zz" }).success).toBe(false);
+    expect(increaseUsedContentTokenSchema.safeParse({ encrypted_message: "ab01" }).success).toBe(true);
+  });
+
+  it("rejects non-http redirect URIs at client registration", () => {
+    const base = { name: "n", download_url: "https://d.example", web_url: "https://w.example", platform: "web" };
+    expect(clientRegistrationSchema.safeParse({ ...base, redirect_uris: ["javascript:alert(1)"] }).success).toBe(false);
+    expect(clientRegistrationSchema.parse({ ...base, redirect_uris: ["http://127.0.0.1:7777/callback"] }).blockchain).toBe(false);
+  });
+
+  it("never throws on arbitrary input: every schema answers success or a list of details", () => {
+    const all = [statusUpdateSchema, tokenRequestSchema, spendPayloadSchema, pinRegisterSchema, userBuyContentTokenSchema];
+    fc.assert(
+      fc.property(fc.anything(), (input) => {
+        for (const schema of all) {
+          const r = schema.safeParse(input);
+          if (!r.success) {
+            const details = validationDetails(r.error);
+            expect(details.length).toBeGreaterThan(0);
+            for (const d of details) expect(typeof d.message).toBe("string");
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+// Release pipeline dry run: validates the changesets config, then applies the pending changesets
+// (`changeset version`) in a throw-away copy of the repository and shows which packages would be
+// bumped, so a broken config or changeset fails CI instead of the release.
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const root = resolve(import.meta.dirname, "..");
+const config = JSON.parse(readFileSync(join(root, ".changeset/config.json"), "utf8"));
+if (config.fixed.length > 0 || config.linked.length > 0) throw new Error("packages must be versioned independently");
+if (config.privatePackages?.version !== false) throw new Error("private packages (examples) must not be versioned");
+
+const pending = readdirSync(join(root, ".changeset")).filter((f) => f.endsWith(".md") && f !== "README.md");
+console.log(`${pending.length} pending changeset(s)`);
+
+const copy = mkdtempSync(join(tmpdir(), "slotgate-release-"));
+try {
+  cpSync(root, copy, {
+    recursive: true,
+    filter: (src) => !/[\\/](node_modules|\.git|\.turbo|\.pack|\.slotgate-data)([\\/]|$)/.test(src.slice(root.length)),
+  });
+  execFileSync("git", ["init", "-q"], { cwd: copy });
+  execFileSync("git", ["-c", "user.email=ci@slotgate.invalid", "-c", "user.name=ci", "commit", "-qm", "base", "--allow-empty"], { cwd: copy });
+  execFileSync(join(root, "node_modules/.bin/changeset"), ["version"], { cwd: copy, stdio: "inherit", env: { ...process.env, NODE_PATH: join(root, "node_modules") } });
+  const versions = readdirSync(join(copy, "packages")).map((dir) => {
+    const before = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8"));
+    const after = JSON.parse(readFileSync(join(copy, "packages", dir, "package.json"), "utf8"));
+    return `${after.name}: ${before.version} -> ${after.version}${before.private ? " (private)" : ""}`;
+  });
+  console.log(versions.join("\n"));
+} finally {
+  rmSync(copy, { recursive: true, force: true });
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+// `npm test`: probes the integration services, says which suites will run, then runs every package's tests through turbo.
+// On CI (CI=true) PostgreSQL, Redis and Chromium are required: a missing one fails the run before any test starts.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import net from "node:net";
+
+const onCi = process.env.CI === "true" || process.env.CI === "1";
+
+function reachable(host, port, timeoutMs = 1500) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(true));
+    socket.once("error", () => done(false));
+  });
+}
+
+const databaseUrl = process.env.SLOTGATE_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+const redisUrl = process.env.SLOTGATE_TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+const chromium = process.env.SLOTGATE_CHROMIUM ?? "/usr/bin/chromium";
+
+const pg = new URL(databaseUrl);
+const redis = new URL(redisUrl);
+const services = [
+  { name: "PostgreSQL", env: "SLOTGATE_TEST_DATABASE_URL", value: databaseUrl, ok: await reachable(pg.hostname, Number(pg.port || 5432)), what: "server storage suites on PostgreSQL" },
+  { name: "Redis", env: "SLOTGATE_TEST_REDIS_URL", value: redisUrl, ok: await reachable(redis.hostname, Number(redis.port || 6379)), what: "backend SDK shared pending store across two instances" },
+  { name: "Chromium", env: "SLOTGATE_CHROMIUM", value: chromium, ok: existsSync(chromium), what: "browser end-to-end suites (client SDK, game bridge, demo)" },
+];
+
+const missing = services.filter((s) => !s.ok);
+for (const s of services) {
+  if (s.ok) process.env[s.env] = s.value;
+  else delete process.env[s.env];
+}
+if (missing.length > 0) {
+  const lines = missing.map((s) => `  - ${s.name} (${s.value}) unreachable: left out ${s.what}`);
+  if (onCi) {
+    console.error(`CI requires every integration service:\n${lines.join("\n")}`);
+    process.exit(1);
+  }
+  console.warn(`Integration suites left out on this machine:\n${lines.join("\n")}\n(Start the service, or set the variable named in scripts/test.mjs, to include them. CI always runs them.)\n`);
+} else {
+  console.log("PostgreSQL, Redis and Chromium found: every integration suite runs.\n");
+}
+
+const args = ["turbo", "run", "test", "--concurrency=2", ...process.argv.slice(2)];
+const result = spawnSync("npx", args, { stdio: "inherit", env: process.env });
+if (missing.length > 0) {
+  console.warn(`\nReminder: left out ${missing.map((s) => s.what).join("; ")} (service unreachable).`);
+}
+process.exit(result.status ?? 1);

@@ -1,0 +1,167 @@
+import { createServer, type Server } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { type GameSdkBridgeErrorCode, type LoginResult, login } from "../src/index.js";
+import {
+  type Authorize,
+  idleBrowser,
+  isListening,
+  redirectingBrowser,
+  SAMPLE_JWT,
+} from "./helpers/fake-browser.js";
+
+const config = { ClientId: "game-1", RedirectUri: "http://127.0.0.1:0/callback" };
+
+function expectFailure(result: LoginResult, code: GameSdkBridgeErrorCode): void {
+  expect(result.Success).toBe(false);
+  expect(result.success).toBe(false);
+  expect(result.Jwt).toBeNull();
+  expect(result.ErrorCode).toBe(code);
+  expect(result.errorCode).toBe(code);
+  expect(result.ErrorMessage).toBe(result.errorMessage);
+  expect(result.ErrorMessage?.length ?? 0).toBeGreaterThan(10);
+}
+
+async function failWith(makeQuery: (authorize: Authorize) => string) {
+  const browser = redirectingBrowser(makeQuery);
+  const result = await login(config, { openBrowser: browser.openBrowser });
+  const page = await browser.page;
+  const authorize = browser.opened[0]!;
+  expect(await isListening(authorize.port)).toBe(false);
+  return { result, page, authorize };
+}
+
+describe("login failures over real HTTP on 127.0.0.1", () => {
+  it("refuses a redirect with the wrong state, shows a failure page and never returns its jwt", async () => {
+    const { result, page } = await failWith(() => new URLSearchParams({ jwt: SAMPLE_JWT, state: "forged" }).toString());
+    expectFailure(result, "STATE_MISMATCH");
+    expect(result.ErrorMessage).toContain("state");
+    expect(result.ErrorMessage).not.toContain(SAMPLE_JWT);
+    expect(page.status).toBe(400);
+    expect(page.body).toContain("Sign-in failed");
+    expect(page.body).not.toContain(SAMPLE_JWT);
+  });
+
+  it("refuses a redirect without state", async () => {
+    const { result } = await failWith(() => `jwt=${SAMPLE_JWT}`);
+    expectFailure(result, "STATE_MISMATCH");
+  });
+
+  it("refuses a redirect that repeats the state parameter", async () => {
+    const { result } = await failWith(({ state }) => `jwt=${SAMPLE_JWT}&state=${state}&state=${state}`);
+    expectFailure(result, "STATE_MISMATCH");
+  });
+
+  it("fails with MISSING_JWT when the redirect carries the state but no jwt", async () => {
+    const { result, page } = await failWith(({ state }) => `state=${state}`);
+    expectFailure(result, "MISSING_JWT");
+    expect(page.status).toBe(400);
+    expect(page.body).toContain("no jwt");
+  });
+
+  it("explains a code-flow redirect (code instead of jwt) as a registration problem", async () => {
+    const { result } = await failWith(({ state }) => `code=abc123&state=${state}`);
+    expectFailure(result, "MISSING_JWT");
+    expect(result.ErrorMessage).toContain("authorization code instead of a jwt");
+    expect(result.ErrorMessage).not.toContain("abc123");
+  });
+
+  it("fails with MISSING_JWT when the jwt is not JWT-shaped", async () => {
+    const { result } = await failWith(({ state }) => `jwt=not-a-jwt&state=${state}`);
+    expectFailure(result, "MISSING_JWT");
+  });
+
+  it("reports a denial redirect as ACCESS_DENIED with the server's description", async () => {
+    const { result, page } = await failWith(({ state }) =>
+      new URLSearchParams({ error: "access_denied", error_description: "The user denied the request", state }).toString(),
+    );
+    expectFailure(result, "ACCESS_DENIED");
+    expect(result.ErrorMessage).toBe("Sign-in was declined (access_denied: The user denied the request).");
+    expect(page.body).toContain("The user denied the request");
+  });
+
+  it("reports another OAuth error as AUTHORIZATION_ERROR", async () => {
+    const { result } = await failWith(({ state }) =>
+      new URLSearchParams({ error: "server_error", state }).toString(),
+    );
+    expectFailure(result, "AUTHORIZATION_ERROR");
+    expect(result.ErrorMessage).toContain("server_error");
+  });
+
+  it("escapes the server's error text in the page and strips control characters from the message", async () => {
+    const { result, page } = await failWith(({ state }) =>
+      new URLSearchParams({ error: "invalid_request", error_description: "<script>alert(1)</script>\r\nX", state }).toString(),
+    );
+    expect(page.body).not.toContain("<script>alert(1)</script>");
+    expect(page.body).toContain("&#60;script&#62;alert(1)&#60;/script&#62;");
+    expect(result.ErrorMessage).not.toMatch(/[\r\n]/);
+  });
+
+  it("times out with TIMEOUT and closes the listener when no redirect arrives", async () => {
+    const browser = idleBrowser();
+    const result = await login(config, { openBrowser: browser.openBrowser, timeoutMs: 50 });
+    expectFailure(result, "TIMEOUT");
+    expect(await isListening(browser.opened[0]!.port)).toBe(false);
+  });
+
+  it("ends with CANCELLED and closes the listener when the AbortSignal fires while waiting", async () => {
+    const controller = new AbortController();
+    const browser = idleBrowser();
+    const pending = login(config, {
+      signal: controller.signal,
+      openBrowser: (url) => {
+        browser.openBrowser(url);
+        setImmediate(() => controller.abort());
+      },
+    });
+    const result = await pending;
+    expectFailure(result, "CANCELLED");
+    expect(await isListening(browser.opened[0]!.port)).toBe(false);
+  });
+
+  it("ends with CANCELLED without listening or opening a browser when the signal is already aborted", async () => {
+    const browser = idleBrowser();
+    const result = await login(config, { signal: AbortSignal.abort(), openBrowser: browser.openBrowser });
+    expectFailure(result, "CANCELLED");
+    expect(browser.opened).toHaveLength(0);
+  });
+
+  describe("port already in use", () => {
+    let blocker: Server | undefined;
+    afterEach(async () => {
+      await new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve()));
+      blocker = undefined;
+    });
+
+    it("gives PORT_IN_USE naming the port, and never opens the browser", async () => {
+      blocker = createServer();
+      await new Promise<void>((resolve) => blocker!.listen(0, "127.0.0.1", resolve));
+      const { port } = blocker.address() as { port: number };
+      const browser = idleBrowser();
+      const result = await login(
+        { ClientId: "game-1", RedirectUri: `http://127.0.0.1:${port}/callback` },
+        { openBrowser: browser.openBrowser },
+      );
+      expectFailure(result, "PORT_IN_USE");
+      expect(result.ErrorMessage).toContain(`Port ${port} on 127.0.0.1 is already in use`);
+      expect(browser.opened).toHaveLength(0);
+    });
+  });
+
+  it("gives BROWSER_OPEN_FAILED and closes the listener when the opener throws, without repeating its message", async () => {
+    let port = 0;
+    const result = await login(config, {
+      openBrowser: (url) => {
+        port = Number(new URL(new URL(url).searchParams.get("redirect_uri")!).port);
+        throw new Error(`cannot open ${url}`);
+      },
+    });
+    expectFailure(result, "BROWSER_OPEN_FAILED");
+    expect(result.ErrorMessage).not.toContain("state=");
+    expect(await isListening(port)).toBe(false);
+  });
+
+  it("gives BROWSER_OPEN_FAILED when an async opener rejects", async () => {
+    const result = await login(config, { openBrowser: async () => Promise.reject(new Error("no display")) });
+    expectFailure(result, "BROWSER_OPEN_FAILED");
+  });
+});

@@ -1,0 +1,34 @@
+import { createRequire } from "node:module";
+import { defineConfig } from "vitest/config";
+
+/**
+ * test/e2e.server.test.ts drives the real reference server and headless Chromium.
+ * It is included when @slotgate/server can be imported (built), when CI is set,
+ * or when SLOTGATE_E2E=1; in the last two cases a missing server fails the run.
+ * Otherwise it is left out and this says so.
+ */
+function serverIsBuilt(): boolean {
+  try {
+    createRequire(import.meta.url).resolve("@slotgate/server");
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const E2E = "test/e2e.server.test.ts";
+const includeE2e = Boolean(process.env["CI"]) || process.env["SLOTGATE_E2E"] === "1" || serverIsBuilt();
+if (!includeE2e) {
+  console.warn(
+    `[game-sdk-bridge] ${E2E} left out: @slotgate/server is not built yet. ` +
+      "Build it (npx turbo run build --filter=@slotgate/server) or set SLOTGATE_E2E=1 / CI=1 to require it.",
+  );
+}
+
+export default defineConfig({
+  test: {
+    include: ["test/**/*.test.ts"],
+    exclude: includeE2e ? [] : [E2E],
+    globalSetup: ["test/global-setup.ts"],
+  },
+});

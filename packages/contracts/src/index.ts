@@ -1,0 +1,79 @@
+/**
+ * `@slotgate/contracts`: the Slotgate smart contracts (XOTN, the content-token exchange and slot
+ * registry, the ERC-4337 v0.6 EntryPoint, account factory and verifying paymaster) as typed ABIs and
+ * bytecode, plus deployment, wallet-address and sponsored-UserOperation helpers for ethers v6.
+ *
+ * @packageDocumentation
+ */
+
+// Errors
+export { ContractsError } from "./errors.js";
+export type { ContractsErrorCode, ContractsErrorOptions } from "./errors.js";
+export { decodeContractError } from "./contracts/decode-error.js";
+export type { DecodedContractError } from "./contracts/decode-error.js";
+
+// ABIs, bytecode and typed contract handles
+export { xotnAbi, xotnBytecode } from "./generated/xotn.js";
+export type { XotnContract } from "./generated/xotn.js";
+export { contentTokenExchangeAbi, contentTokenExchangeBytecode } from "./generated/contentTokenExchange.js";
+export type { ContentTokenExchangeContract } from "./generated/contentTokenExchange.js";
+export { entryPointAbi, entryPointBytecode } from "./generated/entryPoint.js";
+export type { EntryPointContract } from "./generated/entryPoint.js";
+export { slotgateAccountAbi, slotgateAccountBytecode } from "./generated/slotgateAccount.js";
+export type { SlotgateAccountContract } from "./generated/slotgateAccount.js";
+export { slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode } from "./generated/slotgateAccountFactory.js";
+export type { SlotgateAccountFactoryContract } from "./generated/slotgateAccountFactory.js";
+export { slotgatePaymasterAbi, slotgatePaymasterBytecode } from "./generated/slotgatePaymaster.js";
+export type { SlotgatePaymasterContract } from "./generated/slotgatePaymaster.js";
+export { erc1967ProxyAbi, erc1967ProxyBytecode } from "./generated/erc1967Proxy.js";
+export type { MethodArgs, StateMutability, TypedMethod } from "./contracts/typed-method.js";
+export { connectAccount, connectContracts } from "./contracts/connect.js";
+export type { SlotgateAddresses, SlotgateContracts } from "./contracts/connect.js";
+
+// Deployment
+export { deploy } from "./deploy.js";
+export type { DeployOptions, DeployResult } from "./deploy.js";
+
+// Wallet addresses (spec 2.6)
+export {
+  C_SALT,
+  W_SALT,
+  computeAccountImplementationAddress,
+  computeWalletAddress,
+  computeWalletAddresses,
+  encodeInitCode,
+} from "./wallet/addresses.js";
+export type { WalletAddresses } from "./wallet/addresses.js";
+
+// Sponsored UserOperations (spec 4.11)
+export {
+  buildUserOperation,
+  encodeExecute,
+  encodeExecuteBatch,
+  getUserOpHash,
+  userOperationToRpc,
+} from "./sponsorship/user-operation.js";
+export type {
+  BuildUserOperationInput,
+  UserOperation,
+  UserOperationGas,
+  WalletCall,
+} from "./sponsorship/user-operation.js";
+export {
+  DEFAULT_SPONSORSHIP_SECONDS,
+  encodePaymasterAndData,
+  sponsorUserOperation,
+  sponsorshipWindow,
+} from "./sponsorship/paymaster-data.js";
+export type { SponsorOptions, SponsorshipWindow } from "./sponsorship/paymaster-data.js";
+export { signUserOperation } from "./sponsorship/sign.js";
+export type { SigningDomain } from "./sponsorship/sign.js";
+export { submitUserOperations } from "./sponsorship/submit.js";
+export type { SubmitOptions, SubmitResult, UserOperationOutcome } from "./sponsorship/submit.js";
+export { prepareSponsoredUserOperation, sendSponsoredUserOperation } from "./sponsorship/prepare.js";
+export type {
+  PrepareSponsoredUserOperationInput,
+  PreparedUserOperation,
+  SendSponsoredUserOperationInput,
+  SentUserOperation,
+} from "./sponsorship/prepare.js";

@@ -1,0 +1,130 @@
+import { AbiCoder, Interface, concat, getAddress, getCreate2Address, getCreateAddress, keccak256, toBeHex } from "ethers";
+import { ContractsError } from "../errors.js";
+import { erc1967ProxyBytecode } from "../generated/erc1967Proxy.js";
+import { slotgateAccountAbi } from "../generated/slotgateAccount.js";
+import { slotgateAccountFactoryAbi } from "../generated/slotgateAccountFactory.js";
+
+/**
+ * CREATE2 salt of a user's wallet (spec 2.6 `W_SALT`): the user's canonical on-chain identity.
+ * @see {@link computeWalletAddress}
+ */
+export const W_SALT = 0n;
+
+/**
+ * CREATE2 salt of a user's slot (content) wallet (spec 2.6 `C_SALT`, the `content_address`), same owner EOA.
+ * @see {@link computeWalletAddress}
+ */
+export const C_SALT = 1n;
+
+const MAX_SALT = (1n << 256n) - 1n;
+const accountInterface = new Interface(slotgateAccountAbi);
+const factoryInterface = new Interface(slotgateAccountFactoryAbi);
+
+function checkedAddress(value: string, what: string): string {
+  try {
+    return getAddress(value);
+  } catch (cause) {
+    throw new ContractsError("INVALID_ARGUMENT", `${what} is not an address`, { cause });
+  }
+}
+
+function checkedSalt(salt: bigint): bigint {
+  if (typeof salt !== "bigint" || salt < 0n || salt > MAX_SALT) {
+    throw new ContractsError("INVALID_ARGUMENT", "salt must be a bigint between 0 and 2^256-1");
+  }
+  return salt;
+}
+
+/**
+ * The address of the wallet implementation a {@link deploy}ed factory created in its constructor
+ * (the factory's first CREATE, nonce 1).
+ *
+ * @param factory - the SlotgateAccountFactory address
+ * @returns the SlotgateAccount implementation address
+ *
+ * @example
+ * ```ts
+ * const implementation = computeAccountImplementationAddress(addresses.factory);
+ * ```
+ */
+export function computeAccountImplementationAddress(factory: string): string {
+  return getCreateAddress({ from: checkedAddress(factory, "factory"), nonce: 1 });
+}
+
+/**
+ * The CREATE2 address of the wallet of (`owner`, `salt`), computed off-chain. It equals
+ * `factory["getAddress(address,uint256)"](owner, salt)` on chain and is where the first UserOperation's
+ * `initCode` deploys the wallet (spec 2.6).
+ *
+ * @param factory - the SlotgateAccountFactory address
+ * @param owner - the owner EOA
+ * @param salt - {@link W_SALT} for the user wallet, {@link C_SALT} for the slot wallet
+ * @returns the checksummed wallet address
+ *
+ * @example
+ * ```ts
+ * const userWallet = computeWalletAddress(addresses.factory, ownerEoa, W_SALT);
+ * const contentAddress = computeWalletAddress(addresses.factory, ownerEoa, C_SALT);
+ * ```
+ */
+export function computeWalletAddress(factory: string, owner: string, salt: bigint): string {
+  const factoryAddress = checkedAddress(factory, "factory");
+  const ownerAddress = checkedAddress(owner, "owner");
+  const initialize = accountInterface.encodeFunctionData("initialize", [ownerAddress]);
+  const constructorArgs = AbiCoder.defaultAbiCoder().encode(
+    ["address", "bytes"],
+    [computeAccountImplementationAddress(factoryAddress), initialize],
+  );
+  const initCodeHash = keccak256(concat([erc1967ProxyBytecode, constructorArgs]));
+  return getCreate2Address(factoryAddress, toBeHex(checkedSalt(salt), 32), initCodeHash);
+}
+
+/** The two wallets of one owner EOA (spec 2.6). */
+export interface WalletAddresses {
+  /** The user's wallet (salt {@link W_SALT}). */
+  userWallet: string;
+  /** The slot / content wallet, `content_address` (salt {@link C_SALT}). */
+  slotWallet: string;
+}
+
+/**
+ * Both wallet addresses of an owner EOA: the user wallet (W_SALT) and the slot wallet (C_SALT).
+ *
+ * @param factory - the SlotgateAccountFactory address
+ * @param owner - the owner EOA
+ * @returns the user wallet and the slot wallet
+ *
+ * @example
+ * ```ts
+ * const { userWallet, slotWallet } = computeWalletAddresses(addresses.factory, ownerEoa);
+ * ```
+ */
+export function computeWalletAddresses(factory: string, owner: string): WalletAddresses {
+  return {
+    userWallet: computeWalletAddress(factory, owner, W_SALT),
+    slotWallet: computeWalletAddress(factory, owner, C_SALT),
+  };
+}
+
+/**
+ * The `initCode` of a UserOperation that deploys the wallet of (`owner`, `salt`): the factory address
+ * followed by `createAccount(owner, salt)`. Use it only on the wallet's first operation.
+ *
+ * @param factory - the SlotgateAccountFactory address
+ * @param owner - the owner EOA
+ * @param salt - the CREATE2 salt
+ * @returns hex initCode
+ *
+ * @example
+ * ```ts
+ * const initCode = encodeInitCode(addresses.factory, ownerEoa, W_SALT);
+ * ```
+ */
+export function encodeInitCode(factory: string, owner: string, salt: bigint): string {
+  const factoryAddress = checkedAddress(factory, "factory");
+  const call = factoryInterface.encodeFunctionData("createAccount", [
+    checkedAddress(owner, "owner"),
+    checkedSalt(salt),
+  ]);
+  return concat([factoryAddress, call]);
+}

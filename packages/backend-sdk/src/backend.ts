@@ -1,0 +1,239 @@
+import type { SlotInfo, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+import {
+  type AgentTokenClaims,
+  type VerifyAgentTokenOptions,
+  createAgentKeySet,
+  verifyAgentToken,
+} from "./agent/verify-agent-token.js";
+import { type CallbackResponseLike, answerCallback } from "./callback/answer-callback.js";
+import { type CallbackRequestLike, readCallbackParams } from "./callback/read-callback.js";
+import { SlotgateBackendError } from "./errors.js";
+import { resolveFetch } from "./http/request.js";
+import { type Logger, consoleLogger } from "./logger.js";
+import { type ResolvedConfig, type SlotgateBackendOptions, resolveConfig } from "./options.js";
+import { type GetSlotInfoOptions, SlotInfoFlow } from "./slot-info/slot-info-flow.js";
+import {
+  STATUS_SYNC_DEFAULTS,
+  type StatusContext,
+  type StatusSyncArgs,
+  type StatusSyncResult,
+  defaultSleep,
+  syncStatus,
+} from "./status/status-sync.js";
+
+/**
+ * The Slotgate backend SDK (spec 4.13): exchanges a user JWT from the client
+ * SDK for slot info through the service's callback, keeps login status in
+ * sync, and verifies agent delegation tokens.
+ *
+ * @example
+ * ```ts
+ * import express from "express";
+ * import { SlotgateBackend, SlotgateBackendError } from "@slotgate/backend-sdk";
+ *
+ * const slotgate = new SlotgateBackend({
+ *   authServerUrl: "https://auth.example",
+ *   clientId: process.env.SLOTGATE_CLIENT_ID!,
+ *   clientSecret: process.env.SLOTGATE_CLIENT_SECRET!,
+ *   redirectUri: "https://game.example/slotgate/callback",
+ * });
+ * const app = express();
+ * app.all("/slotgate/callback", (req, res) => slotgate.handleCallback(req, res));
+ * app.post("/login", express.json(), async (req, res) => {
+ *   try {
+ *     res.json(await slotgate.getSlotInfo(req.body.jwt));
+ *   } catch (err) {
+ *     if (!(err instanceof SlotgateBackendError)) throw err;
+ *     res.status(err.status).json({ error: err.code, message: err.message });
+ *   }
+ * });
+ * ```
+ */
+export class SlotgateBackend {
+  readonly #config: ResolvedConfig;
+  readonly #logger: Logger;
+  readonly #flow: SlotInfoFlow;
+  readonly #status: StatusContext;
+  readonly #agentKeys: () => ReturnType<typeof createAgentKeySet>;
+
+  /**
+   * @throws {@link SlotgateBackendError} `INVALID_OPTIONS` naming the bad option (never its value).
+   */
+  constructor(options: SlotgateBackendOptions) {
+    const { clientSecret, ...config } = resolveConfig(options);
+    this.#config = Object.freeze(config);
+    this.#logger = options.logger ?? consoleLogger;
+    const fetchFn = resolveFetch(options.fetch);
+    this.#flow = new SlotInfoFlow({ ...config, clientSecret, fetch: fetchFn }, this.#logger, options.pendingStore);
+    this.#status = {
+      fetch: fetchFn,
+      authServerUrl: config.authServerUrl,
+      clientId: config.clientId,
+      logger: this.#logger,
+      attempts: options.statusSync?.attempts ?? STATUS_SYNC_DEFAULTS.attempts,
+      baseDelayMs: options.statusSync?.baseDelayMs ?? STATUS_SYNC_DEFAULTS.baseDelayMs,
+      sleep: options.statusSync?.sleep ?? defaultSleep,
+    };
+    let keys: ReturnType<typeof createAgentKeySet> | undefined;
+    this.#agentKeys = () => {
+      keys ??= createAgentKeySet({ authServerUrl: config.authServerUrl, clientId: config.clientId, fetch: fetchFn });
+      return keys;
+    };
+  }
+
+  /** The validated configuration, without the secret. */
+  get config(): Readonly<ResolvedConfig> {
+    return this.#config;
+  }
+
+  /** Number of `getSlotInfo` calls of this instance waiting for their callback. */
+  get pendingCount(): number {
+    return this.#flow.pendingCount;
+  }
+
+  /**
+   * Exchanges a user JWT (from the client SDK's popup login) for slot info
+   * (spec 2.3). Checks the JWT's expiry locally, registers a pending call
+   * under a fresh 256-bit state, calls `GET /v1/oauth-meta/authorize`, and
+   * resolves once the service's callback reached {@link handleCallback} and
+   * `POST /v1/oauth-meta/get_token` answered.
+   *
+   * @param jwt - the user JWT
+   * @param options - `timeout` (default 15000 ms, covering callback and exchange) and `signal`
+   * @throws {@link SlotgateBackendError} `MISSING_TOKEN` (400), `INVALID_TOKEN` (401), `EXPIRED_TOKEN` (401),
+   *   `AUTHORIZE_ERROR` (502), `CALLBACK_REJECTED` (502), `TOKEN_EXCHANGE_ERROR` (502), `CALLBACK_TIMEOUT` (408),
+   *   `SHUTDOWN` (503), `ABORTED` (499), `STORE_ERROR` (503), `INVALID_ARGUMENT` (500)
+   * @example
+   * ```ts
+   * const slot = await slotgate.getSlotInfo(jwt, { timeout: 10_000, signal: req.signal });
+   * console.log(slot.id, slot.content_address, slot.tr_cnt);
+   * ```
+   */
+  getSlotInfo(jwt: string, options?: GetSlotInfoOptions): Promise<SlotInfo> {
+    return this.#flow.start(jwt, options);
+  }
+
+  /**
+   * The route handler for the service's callback (spec 4.4 step 2). Mount it
+   * on the path of `redirectUri` for POST (and GET). It answers 200 at once;
+   * the code exchange runs afterwards and settles the matching
+   * `getSlotInfo` call. Unknown, late and repeated states are ignored; a
+   * `success` other than `1` rejects the pending call with `CALLBACK_REJECTED`.
+   *
+   * Works with Express and `node:http` (`(req, res)`), Fastify (`(request, reply)`)
+   * and Koa (`(ctx)` or `(ctx.request, ctx.response)`).
+   *
+   * @example
+   * ```ts
+   * // Express
+   * app.all("/slotgate/callback", (req, res) => slotgate.handleCallback(req, res));
+   * // Fastify
+   * fastify.route({ method: ["GET", "POST"], url: "/slotgate/callback", handler: (req, reply) => slotgate.handleCallback(req, reply) });
+   * // Koa (any router, or plain middleware)
+   * app.use((ctx, next) => (ctx.path === "/slotgate/callback" ? slotgate.handleCallback(ctx) : next()));
+   * // node:http
+   * http.createServer((req, res) => slotgate.handleCallback(req, res));
+   * ```
+   */
+  handleCallback(req: CallbackRequestLike, res?: CallbackResponseLike): void {
+    const target = res ?? (req as unknown as CallbackResponseLike);
+    answerCallback(target);
+    const params = req !== null && typeof req === "object" ? readCallbackParams(req) : null;
+    if (!params) {
+      this.#logger.debug("callback ignored: no state");
+      return;
+    }
+    this.#flow.receive(params).catch((cause: unknown) => {
+      this.#logger.error("callback processing failed", { cause: String(cause) });
+    });
+  }
+
+  /**
+   * Rejects every pending `getSlotInfo` call with `SHUTDOWN` immediately
+   * (before the returned promise settles), cancels their requests and timers,
+   * and detaches from the shared pending store. Later calls reject with `SHUTDOWN`.
+   *
+   * @example
+   * ```ts
+   * process.once("SIGTERM", async () => { await slotgate.shutdown(); server.close(); });
+   * ```
+   */
+  shutdown(): Promise<void> {
+    return this.#flow.shutdown();
+  }
+
+  /**
+   * Reports a login to the service (`POST /v1/oauth/status/login`, spec 4.6)
+   * with the recommended behaviour: up to 3 attempts with exponential
+   * backoff on network errors, 408, 429 and 5xx; never throws — failures are
+   * logged and returned, and the user flow continues.
+   *
+   * @example
+   * ```ts
+   * const slot = await slotgate.getSlotInfo(jwt);
+   * void slotgate.statusLogin({ accessToken: slot.access_token, userId: slot.id });
+   * ```
+   */
+  statusLogin(args: StatusSyncArgs): Promise<StatusSyncResult<StatusLoginResponse>> {
+    return syncStatus<StatusLoginResponse>(this.#status, "login", args);
+  }
+
+  /**
+   * Reports a logout (`POST /v1/oauth/status/logout`, spec 4.6): call it right
+   * before destroying the session. Same retry and never-throw behaviour as
+   * {@link statusLogin}; on success `response.transfer_enabled` is true.
+   *
+   * @example
+   * ```ts
+   * const result = await slotgate.statusLogout({ accessToken, userId });
+   * if (!result.ok) metrics.increment("slotgate.logout_sync_failed");
+   * req.session.destroy();
+   * ```
+   */
+  statusLogout(args: StatusSyncArgs): Promise<StatusSyncResult<StatusLogoutResponse>> {
+    return syncStatus<StatusLogoutResponse>(this.#status, "logout", args);
+  }
+
+  /**
+   * Verifies an agent delegation token (spec 4.13). Use an instance whose
+   * `authServerUrl` is the delegation server. Assumed, as the spec leaves it
+   * open: the token is a JWS signed with a key published at
+   * `{authServerUrl}/.well-known/jwks.json` (asymmetric algorithms only),
+   * `iss` equals `authServerUrl`, `aud` contains this `clientId`, and `sub`
+   * and `exp` are present (30 s clock tolerance). Keys are cached and
+   * refetched when an unknown `kid` appears.
+   *
+   * @throws {@link SlotgateBackendError} `MISSING_TOKEN`, `EXPIRED_TOKEN`, `INVALID_AGENT_TOKEN` (401) or `KEYS_UNAVAILABLE` (503)
+   * @example
+   * ```ts
+   * const delegation = new SlotgateBackend({ ...options, authServerUrl: "https://delegation.example" });
+   * const claims = await delegation.verifyAgentToken(req.headers["x-agent-token"]);
+   * console.log(claims.sub, claims.scope);
+   * ```
+   */
+  verifyAgentToken(token: string, options?: VerifyAgentTokenOptions): Promise<AgentTokenClaims> {
+    return verifyAgentToken(
+      { authServerUrl: this.#config.authServerUrl, clientId: this.#config.clientId, fetch: this.#status.fetch },
+      this.#agentKeys(),
+      token,
+      options,
+    );
+  }
+
+  /** A description without the secret. */
+  toString(): string {
+    return `SlotgateBackend(${this.#config.clientId} @ ${this.#config.authServerUrl})`;
+  }
+
+  /** JSON view without the secret. */
+  toJSON(): Readonly<ResolvedConfig> {
+    return this.#config;
+  }
+
+  /** `util.inspect` / `console.log` view without the secret. */
+  [Symbol.for("nodejs.util.inspect.custom")](): string {
+    return this.toString();
+  }
+}
+
+export { SlotgateBackendError };

@@ -1,0 +1,45 @@
+/**
+ * `@slotgate/backend-sdk`: the server side of a Slotgate login (spec 4.4,
+ * 4.13) — `getSlotInfo` and `handleCallback` — plus login-status sync (4.6),
+ * the encrypted spend message (4.8), a content-token client (4.7) and agent
+ * delegation token verification.
+ *
+ * @example
+ * ```ts
+ * import { SlotgateBackend } from "@slotgate/backend-sdk";
+ * const slotgate = new SlotgateBackend({ authServerUrl, clientId, clientSecret, redirectUri });
+ * app.all("/slotgate/callback", (req, res) => slotgate.handleCallback(req, res));
+ * const slot = await slotgate.getSlotInfo(jwt);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export type { AgentTokenClaims, VerifyAgentTokenOptions } from "./agent/verify-agent-token.js";
+export { SlotgateBackend } from "./backend.js";
+export type { CallbackResponseLike } from "./callback/answer-callback.js";
+export type { CallbackRequestLike } from "./callback/read-callback.js";
+export {
+  type CallOptions,
+  ContentTokenClient,
+  type ContentTokenClientOptions,
+  type SpendArgs,
+} from "./content-tokens/content-token-client.js";
+export {
+  BACKEND_ERRORS,
+  type BackendErrorCode,
+  SlotgateBackendError,
+  type SlotgateBackendErrorInit,
+  isSlotgateBackendError,
+} from "./errors.js";
+export { type Logger, consoleLogger, silentLogger } from "./logger.js";
+export type { FetchLike, SleepFn, SlotgateBackendOptions, StatusSyncOptions } from "./options.js";
+export type { CallbackParams, PendingStore } from "./slot-info/pending-store.js";
+export type { GetSlotInfoOptions } from "./slot-info/slot-info-flow.js";
+export {
+  type SpendKey,
+  encryptSpendMessage,
+  encryptWithSpendKey,
+  serializeSpendPayload,
+} from "./spend/encrypt-spend-message.js";
+export type { StatusSyncArgs, StatusSyncResult } from "./status/status-sync.js";
+export type { SlotInfo, SpendPayload, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";

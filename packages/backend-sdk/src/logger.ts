@@ -1,0 +1,24 @@
+/**
+ * Where the SDK reports what it must not throw: ignored callbacks, failed
+ * status syncs, Redis forwarding problems. Messages and fields never contain
+ * the client secret, a JWT or an access token.
+ */
+export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** The default logger: `console.warn` / `console.error` with a `[slotgate]` prefix; debug is silent. */
+export const consoleLogger: Logger = {
+  debug() {},
+  warn(message, fields) {
+    console.warn(`[slotgate] ${message}`, fields ?? "");
+  },
+  error(message, fields) {
+    console.error(`[slotgate] ${message}`, fields ?? "");
+  },
+};
+
+/** A logger that drops everything. */
+export const silentLogger: Logger = { debug() {}, warn() {}, error() {} };

@@ -1,0 +1,146 @@
+import { LIMITS, PATHS, type StatusLoginResponse, type StatusLogoutResponse } from "@slotgate/protocol";
+import { SlotgateBackendError } from "../errors.js";
+import { buildUrl, requestJson } from "../http/request.js";
+import type { Logger } from "../logger.js";
+import type { FetchLike, SleepFn } from "../options.js";
+
+/** Arguments of {@link SlotgateBackend.statusLogin} and {@link SlotgateBackend.statusLogout}. */
+export interface StatusSyncArgs {
+  /** The user's access token (the slot info's `access_token`). */
+  accessToken: string;
+  /** The user's id (the slot info's `id`). */
+  userId: string;
+  /** Stops retrying and cancels the request in flight. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The outcome of a status sync. It never throws: on failure `ok` is false and
+ * `error` says why; the failure has already been logged.
+ */
+export type StatusSyncResult<T> =
+  | { ok: true; response: T; attempts: number }
+  | { ok: false; error: SlotgateBackendError; attempts: number };
+
+/** What the status calls need from the backend. */
+export interface StatusContext {
+  fetch: FetchLike;
+  authServerUrl: string;
+  clientId: string;
+  logger: Logger;
+  attempts: number;
+  baseDelayMs: number;
+  sleep: SleepFn;
+}
+
+/** Defaults of the retry policy. */
+export const STATUS_SYNC_DEFAULTS = { attempts: LIMITS.statusRetryAttempts, baseDelayMs: 250 } as const;
+
+/** A `setTimeout` sleep that rejects when the signal aborts. */
+export const defaultSleep: SleepFn = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+function argumentError(args: StatusSyncArgs): SlotgateBackendError | undefined {
+  if (args === null || typeof args !== "object") return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "expected { accessToken, userId }" });
+  if (typeof args.accessToken !== "string" || args.accessToken.trim() === "") {
+    return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "accessToken must be a non-empty string" });
+  }
+  if (typeof args.userId !== "string" || args.userId.trim() === "") {
+    return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "userId must be a non-empty string" });
+  }
+  if (args.signal !== undefined && !(args.signal instanceof AbortSignal)) {
+    return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "signal must be an AbortSignal" });
+  }
+  return undefined;
+}
+
+/** Whether a failure may pass on a later attempt: network errors, 408, 429 and 5xx. Other 4xx answers are final. */
+function retryable(err: SlotgateBackendError): boolean {
+  if (err.code === "NETWORK_ERROR" || err.code === "INVALID_RESPONSE") return true;
+  const s = err.serviceStatus;
+  return s !== undefined && (s === 408 || s === 429 || s >= 500);
+}
+
+async function attempt<T>(ctx: StatusContext, path: string, args: StatusSyncArgs, expected: string): Promise<T> {
+  const out = await requestJson(ctx.fetch, buildUrl(ctx.authServerUrl, path), {
+    method: "POST",
+    headers: { authorization: `Bearer ${args.accessToken}` },
+    json: { user_id: args.userId, client_id: ctx.clientId },
+    ...(args.signal ? { signal: args.signal } : {}),
+  });
+  switch (out.kind) {
+    case "ok":
+      if (out.body.status !== expected) throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
+      return out.body as T;
+    case "aborted":
+      throw new SlotgateBackendError("ABORTED", { cause: out.cause });
+    case "network":
+      throw new SlotgateBackendError("NETWORK_ERROR", { cause: out.cause });
+    case "invalid":
+      throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
+    case "error":
+      throw new SlotgateBackendError("SERVICE_ERROR", {
+        detail: `${out.error ?? "error"} (HTTP ${out.status})`,
+        ...(out.error === undefined ? {} : { error: out.error }),
+        serviceStatus: out.status,
+      });
+  }
+}
+
+/** Runs one status call with the recommended behaviour of spec 4.6: retried with exponential backoff, never thrown. */
+export async function syncStatus<T>(
+  ctx: StatusContext,
+  which: "login" | "logout",
+  args: StatusSyncArgs,
+): Promise<StatusSyncResult<T>> {
+  const bad = argumentError(args);
+  if (bad) {
+    ctx.logger.error(`status ${which} not sent: ${bad.message}`);
+    return { ok: false, error: bad, attempts: 0 };
+  }
+  const path = which === "login" ? PATHS.statusLogin : PATHS.statusLogout;
+  const expected = which === "login" ? "logged_in" : "logged_out";
+  let last: SlotgateBackendError = new SlotgateBackendError("NETWORK_ERROR");
+  let made = 0;
+  for (let n = 1; n <= ctx.attempts; n++) {
+    made = n;
+    try {
+      const response = await attempt<T>(ctx, path, args, expected);
+      return { ok: true, response, attempts: n };
+    } catch (err) {
+      last = err instanceof SlotgateBackendError ? err : new SlotgateBackendError("NETWORK_ERROR", { cause: err });
+      const final = n === ctx.attempts || last.code === "ABORTED" || !retryable(last);
+      ctx.logger.warn(`status ${which} attempt ${n}/${ctx.attempts} failed`, {
+        code: last.code,
+        error: last.error,
+        serviceStatus: last.serviceStatus,
+        userId: args.userId,
+      });
+      if (final) break;
+      try {
+        await ctx.sleep(ctx.baseDelayMs * 2 ** (n - 1), args.signal);
+      } catch (cause) {
+        last = new SlotgateBackendError("ABORTED", { cause });
+        return { ok: false, error: last, attempts: n };
+      }
+    }
+  }
+  ctx.logger.error(`status ${which} failed; the user flow continues`, { code: last.code, userId: args.userId });
+  return { ok: false, error: last, attempts: made };
+}
+
+export type { StatusLoginResponse, StatusLogoutResponse };

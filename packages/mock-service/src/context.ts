@@ -1,0 +1,26 @@
+import type { MockFixtures } from "./fixtures.js";
+import type { SigningKeys } from "./jwt.js";
+import type { MockFaults } from "./options.js";
+import type { MockState } from "./state.js";
+
+/** Everything a simulated endpoint needs. Internal. */
+export interface MockContext {
+  /** Base URL without trailing slash; also the JWT issuer. */
+  baseUrl: string;
+  state: MockState;
+  fixtures: MockFixtures;
+  faults: MockFaults;
+  now: () => number;
+  /** Resolves once keys are generated and fixtures seeded. */
+  ready: () => Promise<SigningKeys>;
+  fetch: () => typeof fetch;
+  callbackAttempts: number;
+  callbackDelayMs: number;
+  /** JSON body limit in bytes, null when a fault disables it. */
+  bodyLimit: number | null;
+}
+
+/** An absolute URL for a path of the simulated service. */
+export function urlOf(ctx: MockContext, path: string): string {
+  return `${ctx.baseUrl}${path}`;
+}

@@ -1,0 +1,172 @@
+import { LIMITS } from "@slotgate/protocol";
+import type { JWK } from "jose";
+import type { HttpHandler } from "msw";
+import type { MockContext } from "./context.js";
+import { MockServiceError } from "./errors.js";
+import { type MockFixtures, createFixtures } from "./fixtures.js";
+import { authorizeHandlers } from "./handlers/authorize.js";
+import { contentTokenHandlers, parseXotn } from "./handlers/content-tokens.js";
+import { devUserHandlers } from "./handlers/dev-user.js";
+import { fallbackHandlers } from "./handlers/fallback.js";
+import { oauthMetaHandlers } from "./handlers/oauth-meta.js";
+import { statusHandlers } from "./handlers/status.js";
+import { tokenHandlers } from "./handlers/token.js";
+import { validateHandlers } from "./handlers/validate.js";
+import { wellKnownHandlers } from "./handlers/well-known.js";
+import { type SigningKeys, createSigningKeys } from "./jwt.js";
+import type { MockFaults, MockServiceOptions } from "./options.js";
+import { seed } from "./seed.js";
+import { MockState } from "./state.js";
+import { issueAccessToken, issueUserJwt } from "./tokens.js";
+
+/** Platform-operator actions that have no public HTTP API (the conformance suite's `operator`). */
+export interface MockOperator {
+  /**
+   * Sets `_cuid_releaseTokenEnabled[cuid]` to true.
+   * @throws MockServiceError `unknown_cuid`
+   */
+  enableRelease(cuid: string): Promise<void>;
+  /**
+   * Gives the user's slot wallet for the client `xotn` more XOTN (wei integer or ether decimal string), already approved.
+   * @throws MockServiceError `unknown_client` / `unknown_user`
+   */
+  fundSlot(args: { client_id: string; user_id: string; xotn: string }): Promise<void>;
+  /** A correctly signed access token whose `exp` lies beyond the clock-skew tolerance in the past. */
+  issueExpiredToken(args: { user_id: string; client_id: string }): Promise<string>;
+}
+
+/** A simulated Slotgate service: MSW handlers over an in-memory state. */
+export interface MockService {
+  /** MSW request handlers; pass them to `setupServer(...)` (msw/node) or `setupWorker(...)` (msw/browser). */
+  readonly handlers: HttpHandler[];
+  /** Base URL the handlers answer on (no trailing slash); also the JWT issuer. */
+  readonly baseUrl: string;
+  /** The seeded records (see {@link MockFixtures}); the same values whether or not `seed` was false. */
+  readonly fixtures: MockFixtures;
+  /** The in-memory state, for inspection in tests. */
+  readonly state: MockState;
+  /** Platform-operator actions. */
+  readonly operator: MockOperator;
+  /** Resolves once the signing key exists and the fixtures are seeded (handlers await it themselves). */
+  ready(): Promise<void>;
+  /** Signs a user JWT (as the popup / loopback login returns) for an existing user and client. */
+  issueUserJwt(userId: string, clientId: string): Promise<string>;
+  /** Signs an access token (as `/oauth/token` returns) for an existing user and client. */
+  issueAccessToken(userId: string, clientId: string): Promise<string>;
+  /** The public JWKS the service publishes at `/.well-known/jwks.json`. */
+  jwks(): Promise<{ keys: JWK[] }>;
+}
+
+function requireUserAndClient(state: MockState, userId: string, clientId: string): void {
+  if (!state.clients.has(clientId)) throw new MockServiceError("unknown_client", `No client application ${clientId}.`);
+  if (!state.endUsers.has(userId)) throw new MockServiceError("unknown_user", `No end user ${userId}.`);
+}
+
+/**
+ * Creates a simulated Slotgate service: stateful MSW 2 handlers for the whole HTTP contract
+ * (developer users and clients, authorize page / popup / loopback, token exchange, validate and revoke,
+ * login status, the backend SDK's oauth-meta flow with its server-to-server callback, and content tokens),
+ * with real ES256 JWTs and real AES-256-CTR.
+ *
+ * @example
+ * ```ts
+ * import { setupServer } from "msw/node";
+ * import { createMockService, FIXTURES } from "@slotgate/mock-service";
+ *
+ * const mock = createMockService();
+ * const server = setupServer(...mock.handlers);
+ * server.listen({ onUnhandledRequest: "bypass" });
+ * const jwt = await mock.issueUserJwt(FIXTURES.endUser.user_id, FIXTURES.webClient.client_id);
+ * const res = await fetch(`${mock.baseUrl}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${jwt}` } });
+ * ```
+ */
+export function createMockService(options: MockServiceOptions = {}): MockService {
+  const baseUrl = (options.baseUrl ?? "http://slotgate.test").replace(/\/+$/, "");
+  try {
+    const parsed = new URL(baseUrl);
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new Error("protocol");
+  } catch (cause) {
+    throw new MockServiceError("invalid_option", "baseUrl must be an absolute http(s) URL.", { cause });
+  }
+  const fixtures = createFixtures(options);
+  const state = new MockState();
+  const faults: MockFaults = { ...options.faults };
+  const now = options.now ?? Date.now;
+  let readyPromise: Promise<SigningKeys> | undefined;
+  const ctx: MockContext = {
+    baseUrl,
+    state,
+    fixtures,
+    faults,
+    now,
+    ready: () => {
+      readyPromise ??= (async () => {
+        const keys = await createSigningKeys();
+        if (options.seed ?? true) await seed(state, fixtures, now);
+        return keys;
+      })();
+      return readyPromise;
+    },
+    fetch: () => options.fetch ?? globalThis.fetch,
+    callbackAttempts: Math.max(1, options.callbackAttempts ?? 3),
+    callbackDelayMs: Math.max(0, options.callbackDelayMs ?? 10),
+    bodyLimit: faults.noBodyLimit ? null : LIMITS.maxJsonBodyBytes,
+  };
+
+  const handlers: HttpHandler[] = [
+    ...wellKnownHandlers(ctx),
+    ...devUserHandlers(ctx),
+    ...authorizeHandlers(ctx),
+    ...tokenHandlers(ctx),
+    ...validateHandlers(ctx),
+    ...statusHandlers(ctx),
+    ...oauthMetaHandlers(ctx),
+    ...contentTokenHandlers(ctx),
+    ...fallbackHandlers(ctx),
+  ];
+
+  const operator: MockOperator = {
+    async enableRelease(cuid) {
+      await ctx.ready();
+      const provider = state.providers.get(cuid);
+      if (!provider) throw new MockServiceError("unknown_cuid", `No provider registration for cuid ${cuid}.`);
+      provider.release_enabled = true;
+    },
+    async fundSlot({ client_id, user_id, xotn }) {
+      await ctx.ready();
+      requireUserAndClient(state, user_id, client_id);
+      state.slotFor(client_id, user_id).xotn += parseXotn(xotn);
+    },
+    async issueExpiredToken({ user_id, client_id }) {
+      await ctx.ready();
+      requireUserAndClient(state, user_id, client_id);
+      const lifetime = 60;
+      const issuedAt = now() - (lifetime + LIMITS.clockSkewSeconds + 60) * 1000;
+      return (await issueAccessToken(ctx, user_id, client_id, lifetime, issuedAt)).token;
+    },
+  };
+
+  return {
+    handlers,
+    baseUrl,
+    fixtures,
+    state,
+    operator,
+    ready: async () => {
+      await ctx.ready();
+    },
+    async issueUserJwt(userId, clientId) {
+      await ctx.ready();
+      requireUserAndClient(state, userId, clientId);
+      return issueUserJwt(ctx, userId, clientId);
+    },
+    async issueAccessToken(userId, clientId) {
+      await ctx.ready();
+      requireUserAndClient(state, userId, clientId);
+      return (await issueAccessToken(ctx, userId, clientId)).token;
+    },
+    async jwks() {
+      return { keys: [(await ctx.ready()).jwk] };
+    },
+  };
+}

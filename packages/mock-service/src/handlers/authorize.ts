@@ -1,0 +1,158 @@
+import type { ErrorCode } from "@slotgate/protocol";
+import { authorizeQuerySchema, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
+import { http } from "msw";
+import { isLoopbackUri, requireClient, requireRegisteredRedirectUri } from "../clients.js";
+import { issueCode } from "../codes.js";
+import { type MockContext, urlOf } from "../context.js";
+import { cookieValue } from "../http/auth.js";
+import { queryRecord, readParams, validate } from "../http/body.js";
+import { HttpError } from "../http/http-error.js";
+import { errorResponse } from "../http/respond.js";
+import { AUTHORIZE_PARAMS, authorizePage, errorPage } from "../html/authorize-page.js";
+import { html } from "../html/escape.js";
+import { popupResultPage } from "../html/popup-result.js";
+import { hashPassword, verifyPassword } from "../passwords.js";
+import { randomBase64url, safeEqual } from "../random.js";
+import type { ClientRecord, EndUserRecord } from "../state.js";
+import { issueUserJwt } from "../tokens.js";
+
+const CSRF_COOKIE = "slotgate_csrf";
+const REQUIRED = ["client_id", "redirect_uri", "response_type", "state"] as const;
+
+type AuthorizeParams = Record<(typeof AUTHORIZE_PARAMS)[number], string | undefined>;
+
+function wantsHtml(request: Request): boolean {
+  return (request.headers.get("accept") ?? "").toLowerCase().includes("text/html");
+}
+
+function pick(record: Record<string, unknown>): AuthorizeParams {
+  const out = {} as AuthorizeParams;
+  for (const name of AUTHORIZE_PARAMS) {
+    const value = record[name];
+    out[name] = typeof value === "string" ? value : undefined;
+  }
+  return out;
+}
+
+/** The contract's checks of the authorize parameters, in order. */
+function checkParams(ctx: MockContext, params: AuthorizeParams): ClientRecord {
+  const missing = REQUIRED.filter((name) => !params[name]);
+  if (missing.length > 0) {
+    throw new HttpError("ERR_MISSING_PARAMS", { message: `The login URL lacks ${missing.join(", ")}.` });
+  }
+  const client = requireClient(ctx, params.client_id!);
+  requireRegisteredRedirectUri(ctx, client, params.redirect_uri!);
+  if (params.response_type !== "code") throw new HttpError("unsupported_response_type");
+  const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+  validate(authorizeQuerySchema, defined);
+  return client;
+}
+
+function failure(request: Request, error: unknown): Response {
+  const httpError = error instanceof HttpError ? error : new HttpError("internal_error");
+  if (wantsHtml(request)) return html(errorPage(httpError.code), errorStatus(httpError));
+  return errorResponse(httpError);
+}
+
+function errorStatus(error: HttpError): number {
+  return errorResponse(error).status;
+}
+
+function withQuery(uri: string, query: Record<string, string>): string {
+  return `${uri}${uri.includes("?") ? "&" : "?"}${new URLSearchParams(query).toString()}`;
+}
+
+function redirect(location: string): Response {
+  return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+}
+
+function formAgain(args: { params: AuthorizeParams; csrf: string; client: ClientRecord; error: ErrorCode; email?: string; status: number }): Response {
+  return html(
+    authorizePage({ params: args.params, csrfToken: args.csrf, clientName: args.client.name, error: args.error, ...(args.email ? { email: args.email } : {}) }),
+    args.status,
+  );
+}
+
+async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserRecord | null): Promise<Response> {
+  const redirectUri = params.redirect_uri!;
+  const state = params.state!;
+  const denied = { error: "access_denied", error_description: "The user denied the authorization request.", state };
+  if (params.display === "popup" && !isLoopbackUri(redirectUri)) {
+    const data = user ? await issueUserJwt(ctx, user.user_id, params.client_id!) : "access_denied";
+    return html(popupResultPage({ targetOrigin: new URL(redirectUri).origin, type: user ? "success" : "fail", data, state }));
+  }
+  if (!user) return redirect(withQuery(redirectUri, denied));
+  if (isLoopbackUri(redirectUri)) {
+    return redirect(withQuery(redirectUri, { jwt: await issueUserJwt(ctx, user.user_id, params.client_id!), state }));
+  }
+  const code = issueCode(ctx, {
+    client_id: params.client_id!,
+    redirect_uri: redirectUri,
+    user_id: user.user_id,
+    ...(params.code_challenge !== undefined ? { code_challenge: params.code_challenge } : {}),
+  });
+  return redirect(withQuery(redirectUri, { code: code.code, state }));
+}
+
+/** `GET` and `POST /oauth/authorize`: login / consent page, page redirect, loopback redirect and popup result. */
+export function authorizeHandlers(ctx: MockContext) {
+  const url = urlOf(ctx, "/oauth/authorize");
+  return [
+    http.get(url, async ({ request }) => {
+      await ctx.ready();
+      const params = pick(queryRecord(new URL(request.url)));
+      let client: ClientRecord;
+      try {
+        client = checkParams(ctx, params);
+      } catch (error) {
+        return failure(request, error);
+      }
+      const csrf = randomBase64url(24);
+      return html(authorizePage({ params, csrfToken: csrf, clientName: client.name }), 200, {
+        "Set-Cookie": `${CSRF_COOKIE}=${csrf}; Path=/oauth; HttpOnly; SameSite=Lax`,
+      });
+    }),
+    http.post(url, async ({ request }) => {
+      await ctx.ready();
+      let form: Record<string, unknown>;
+      let params: AuthorizeParams;
+      let client: ClientRecord;
+      try {
+        form = await readParams(request, ctx.bodyLimit);
+        params = pick(form);
+        client = checkParams(ctx, params);
+        const cookie = cookieValue(request, CSRF_COOKIE);
+        const submitted = typeof form["csrf_token"] === "string" ? form["csrf_token"] : "";
+        if (!ctx.faults.skipCsrfCheck && (!cookie || !submitted || !safeEqual(cookie, submitted))) throw new HttpError("csrf_failed");
+        if (form["decision"] !== "approve" && form["decision"] !== "deny") {
+          throw new HttpError("invalid_request", { message: "decision must be approve or deny." });
+        }
+      } catch (error) {
+        return failure(request, error);
+      }
+      if (form["decision"] === "deny") return outcome(ctx, params, null);
+      const csrf = String(form["csrf_token"] ?? "");
+      const email = typeof form["email"] === "string" ? form["email"] : "";
+      const password = typeof form["password"] === "string" ? form["password"] : "";
+      let user: EndUserRecord | undefined;
+      if (form["intent"] === "signup") {
+        const parsed = devUserCredentialsSchema.safeParse({ email, password });
+        if (!parsed.success) return formAgain({ params, csrf, client, error: "invalid_request", email, status: 400 });
+        if (ctx.state.findEndUserByEmail(email)) return formAgain({ params, csrf, client, error: "email_taken", email, status: 409 });
+        user = {
+          user_id: ctx.state.allocateUserId(),
+          email,
+          nickname: email.split("@")[0] ?? email,
+          password: await hashPassword(password),
+        };
+        ctx.state.endUsers.set(user.user_id, user);
+      } else {
+        const found = ctx.state.findEndUserByEmail(email);
+        const ok = found ? await verifyPassword(password, found.password) : false;
+        if (!found || !ok) return formAgain({ params, csrf, client, error: "invalid_credentials", email, status: 401 });
+        user = found;
+      }
+      return outcome(ctx, params, user);
+    }),
+  ];
+}

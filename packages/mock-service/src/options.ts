@@ -1,0 +1,61 @@
+import type { FixtureOptions } from "./fixtures.js";
+
+/**
+ * Deliberate contract violations, for proving that the conformance suite catches them.
+ * Never enable one outside such a test. Every switch defaults to `false`.
+ */
+export interface MockFaults {
+  /** Accept an authorization code more than once (and never revoke its tokens). */
+  reuseCodes?: boolean;
+  /** Compare redirect URIs ignoring a trailing slash, instead of exactly. */
+  looseRedirectUri?: boolean;
+  /** Skip the double-submit CSRF check of `POST /oauth/authorize`. */
+  skipCsrfCheck?: boolean;
+  /** `POST /v1/oauth/revoke` answers 200 but the token stays valid. */
+  ignoreRevocation?: boolean;
+  /** Status endpoints accept a bearer token of any user or client. */
+  skipTokenUserCheck?: boolean;
+  /** Purchases split 10% / 90% instead of 15% / 85%. */
+  wrongFeeSplit?: boolean;
+  /** Logout answers `transfer_enabled: false`. */
+  logoutKeepsTransferDisabled?: boolean;
+  /** Bodies above 64 KiB are accepted instead of answering 413. */
+  noBodyLimit?: boolean;
+}
+
+/** Options of {@link createMockService}. */
+export interface MockServiceOptions extends FixtureOptions {
+  /**
+   * Base URL the handlers answer on; also the JWT issuer. No trailing slash.
+   * @default "http://slotgate.test"
+   */
+  baseUrl?: string;
+  /**
+   * Seed the {@link MockFixtures} (developer, clients, end user, provider, slot).
+   * @default true
+   */
+  seed?: boolean;
+  /**
+   * Clock in epoch milliseconds, for codes, JWT `iat`/`exp` and expiry checks.
+   * @default Date.now
+   */
+  now?: () => number;
+  /**
+   * `fetch` used for the server-to-server authorize callback. Looked up at call time,
+   * so MSW's interception of `globalThis.fetch` applies.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
+  /**
+   * Attempts for each authorize callback (retried on network error or 5xx).
+   * @default 3
+   */
+  callbackAttempts?: number;
+  /**
+   * Delay before the first callback attempt and base of the backoff between attempts, in ms.
+   * @default 10
+   */
+  callbackDelayMs?: number;
+  /** Deliberate contract violations (see {@link MockFaults}). */
+  faults?: MockFaults;
+}

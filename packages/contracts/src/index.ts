@@ -68,7 +68,7 @@ export {
 export type { SponsorOptions, SponsorshipWindow } from "./sponsorship/paymaster-data.js";
 export { signUserOperation } from "./sponsorship/sign.js";
 export type { SigningDomain } from "./sponsorship/sign.js";
-export { submitUserOperations } from "./sponsorship/submit.js";
+export { handleOpsGasLimit, submitUserOperations } from "./sponsorship/submit.js";
 export type { SubmitOptions, SubmitResult, UserOperationOutcome } from "./sponsorship/submit.js";
 export { prepareSponsoredUserOperation, sendSponsoredUserOperation } from "./sponsorship/prepare.js";
 export type {

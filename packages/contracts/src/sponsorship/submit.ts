@@ -38,8 +38,31 @@ export interface SubmitResult {
 export interface SubmitOptions {
   /** Receives the gas refund of handleOps. @default the bundler's address */
   beneficiary?: string;
-  /** Gas limit of the handleOps transaction. @default estimated */
+  /** Gas limit of the handleOps transaction. @default computed from the operations' limits, see {@link handleOpsGasLimit} */
   gasLimit?: bigint;
+}
+
+/** EIP-7825 (Osaka) per-transaction gas cap, also the default cap of Hardhat 2.29's in-process chain. */
+const TRANSACTION_GAS_CAP = 16_777_216n;
+
+/**
+ * Gas limit for a handleOps transaction carrying `operations`: per operation three times its
+ * verificationGasLimit (account validation, paymaster validation, postOp) plus its callGasLimit and
+ * 50,000 of EntryPoint overhead, plus 100,000 for the transaction, capped at 2^24 (EIP-7825).
+ * Computed, not estimated: `eth_estimateGas` of handleOps overshoots the cap on Hardhat 2.29.
+ *
+ * @param operations - the operations to bundle
+ * @returns the gas limit
+ *
+ * @example
+ * ```ts
+ * const gasLimit = handleOpsGasLimit([op]);
+ * ```
+ */
+export function handleOpsGasLimit(operations: readonly UserOperation[]): bigint {
+  let total = 100_000n;
+  for (const op of operations) total += op.verificationGasLimit * 3n + op.callGasLimit + 50_000n;
+  return total < TRANSACTION_GAS_CAP ? total : TRANSACTION_GAS_CAP;
 }
 
 function rejected(cause: unknown): ContractsError {
@@ -83,13 +106,12 @@ export async function submitUserOperations(
   const contract = new Contract(getAddress(entryPoint), entryPointAbi, bundler) as unknown as EntryPointContract;
   const beneficiary = getAddress(options.beneficiary ?? (await bundler.getAddress()));
   const ops = [...operations];
-  let gasLimit = options.gasLimit;
-  if (gasLimit === undefined) {
-    try {
-      gasLimit = ((await contract.handleOps.estimateGas(ops, beneficiary)) * 12n) / 10n;
-    } catch (cause) {
-      throw rejected(cause);
-    }
+  const gasLimit = options.gasLimit ?? handleOpsGasLimit(ops);
+  try {
+    // Simulate first: an operation the EntryPoint refuses (FailedOp) must not cost a mined transaction.
+    await contract.handleOps.staticCall(ops, beneficiary, { gasLimit });
+  } catch (cause) {
+    throw rejected(cause);
   }
   let receipt: Awaited<ReturnType<Awaited<ReturnType<EntryPointContract["handleOps"]>>["wait"]>>;
   try {

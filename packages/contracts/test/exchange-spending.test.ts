@@ -1,0 +1,174 @@
+import { ZeroAddress, getAddress } from "ethers";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { expectRevert, snapshot } from "./support/chain.js";
+import { CUID, RELEASE_PER, type TestSystem, startSystem } from "./support/system.js";
+
+const SLOT = getAddress("0x0000000000000000000000000000000000005107");
+const BOUGHT = 1_000n;
+
+describe("ContentTokenExchange: spending (increase_used) and release settlement", () => {
+  let s: TestSystem;
+
+  beforeAll(async () => {
+    s = await startSystem();
+    await (await s.holderContracts.xotn.approve(s.addresses.exchange, BOUGHT)).wait();
+    await (await s.holderContracts.exchange.buy_content_token(SLOT, CUID, BOUGHT)).wait();
+  });
+  beforeEach(async () => {
+    const restore = await snapshot(s.provider);
+    return () => restore();
+  });
+
+  describe("increase_used", () => {
+    it("moves the amount from balance to used_balances and emits UsedBalanceIncreased", async () => {
+      const { exchange } = s.platformContracts;
+      const receipt = await (await exchange.increase_used(SLOT, CUID, 300n)).wait();
+      const [balance, used] = await exchange.balance_adex(SLOT, CUID);
+      expect([balance, used]).toEqual([BOUGHT - 300n, 300n]);
+      expect(await exchange.used_balances(SLOT, CUID)).toBe(300n);
+      const event = receipt?.logs.map((log) => exchange.interface.parseLog(log)).find((log) => log?.name === "UsedBalanceIncreased");
+      expect([event?.args.slot, event?.args.cuid, event?.args.amount, event?.args.balance, event?.args.usedBalance]).toEqual([
+        SLOT,
+        CUID,
+        300n,
+        700n,
+        300n,
+      ]);
+    });
+
+    it("keeps balance + used constant and used non-decreasing over a sequence of spends", async () => {
+      let previousUsed = 0n;
+      for (const amount of [1n, 99n, 250n, 650n]) {
+        await (await s.providerContracts.exchange.increase_used(SLOT, CUID, amount)).wait();
+        const [balance, used] = await s.platformContracts.exchange.balance_adex(SLOT, CUID);
+        expect(balance + used).toBe(BOUGHT);
+        expect(used - previousUsed).toBe(amount);
+        previousUsed = used;
+      }
+      expect(await s.platformContracts.exchange.balance_adex(SLOT, CUID)).toEqual([0n, BOUGHT]);
+    });
+
+    it("lets the cuid's provider wallet record spending", async () => {
+      await (await s.providerContracts.exchange.increase_used(SLOT, CUID, 5n)).wait();
+      expect((await s.platformContracts.exchange.balance_adex(SLOT, CUID)).used).toBe(5n);
+    });
+
+    it("refuses anyone else, including another cuid's provider, with NotPlatformOrProvider", async () => {
+      await (await s.platformContracts.exchange.init_permission_provider("other", "game-2", 10, s.stranger.address)).wait();
+      await expectRevert(s.strangerContracts.exchange.increase_used(SLOT, CUID, 1n), "NotPlatformOrProvider", [s.stranger.address]);
+      await expectRevert(s.holderContracts.exchange.increase_used(SLOT, CUID, 1n), "NotPlatformOrProvider", [s.holder.address]);
+    });
+
+    it("refuses a spend above the balance with InsufficientBalance and changes nothing", async () => {
+      await expectRevert(s.platformContracts.exchange.increase_used(SLOT, CUID, BOUGHT + 1n), "InsufficientBalance", [
+        SLOT,
+        BOUGHT,
+        BOUGHT + 1n,
+      ]);
+      expect(await s.platformContracts.exchange.balance_adex(SLOT, CUID)).toEqual([BOUGHT, 0n]);
+    });
+
+    it("refuses a zero slot, a zero amount and an unknown cuid", async () => {
+      const { exchange } = s.platformContracts;
+      await expectRevert(exchange.increase_used(ZeroAddress, CUID, 1n), "ZeroAddress");
+      await expectRevert(exchange.increase_used(SLOT, CUID, 0n), "ZeroAmount");
+      await expectRevert(exchange.increase_used(SLOT, "nope", 1n), "UnknownCuid", ["nope"]);
+    });
+  });
+
+  describe("release_used_balance", () => {
+    it("is refused with ReleaseDisabled while the cuid flag is off (the default)", async () => {
+      await (await s.platformContracts.exchange.increase_used(SLOT, CUID, 500n)).wait();
+      await expectRevert(s.platformContracts.exchange.release_used_balance(CUID, SLOT), "ReleaseDisabled", [CUID]);
+      await expectRevert(s.providerContracts.exchange.release_used_balance(CUID, SLOT), "ReleaseDisabled", [CUID]);
+    });
+
+    it("pays floor(used * release_per / 100) from the treasury once the flag is on, and nothing new the second time", async () => {
+      const { exchange, xotn } = s.platformContracts;
+      await (await exchange.increase_used(SLOT, CUID, 333n)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      const expected = (333n * BigInt(RELEASE_PER)) / 100n; // 133 (133.2 rounded down)
+      expect(await exchange.releasable(CUID, SLOT)).toBe(expected);
+
+      const providerBefore = await xotn.balanceOf(s.providerWallet.address);
+      const treasuryBefore = await xotn.balanceOf(s.addresses.treasury);
+      expect(await exchange.release_used_balance.staticCall(CUID, SLOT)).toBe(expected);
+      const receipt = await (await exchange.release_used_balance(CUID, SLOT)).wait();
+      expect((await xotn.balanceOf(s.providerWallet.address)) - providerBefore).toBe(expected);
+      expect(treasuryBefore - (await xotn.balanceOf(s.addresses.treasury))).toBe(expected);
+      expect(await exchange.released_used(SLOT, CUID)).toBe(333n);
+      const event = receipt?.logs.map((log) => exchange.interface.parseLog(log)).find((log) => log?.name === "UsedBalanceReleased");
+      expect([event?.args.slot, event?.args.providerOwner, event?.args.settledUsed, event?.args.releasedAmount]).toEqual([
+        SLOT,
+        s.providerWallet.address,
+        333n,
+        expected,
+      ]);
+
+      // Second release: the same used amount is never paid twice.
+      expect(await exchange.release_used_balance.staticCall(CUID, SLOT)).toBe(0n);
+      await (await exchange.release_used_balance(CUID, SLOT)).wait();
+      expect((await xotn.balanceOf(s.providerWallet.address)) - providerBefore).toBe(expected);
+      expect(await exchange.releasable(CUID, SLOT)).toBe(0n);
+
+      // Newly used balance is settled on the next release, and only it.
+      await (await exchange.increase_used(SLOT, CUID, 100n)).wait();
+      expect(await exchange.release_used_balance.staticCall(CUID, SLOT)).toBe(40n);
+      await (await s.providerContracts.exchange.release_used_balance(CUID, SLOT)).wait();
+      expect((await xotn.balanceOf(s.providerWallet.address)) - providerBefore).toBe(expected + 40n);
+      expect(await exchange.balance_adex(SLOT, CUID)).toEqual([BOUGHT - 433n, 433n]);
+    });
+
+    it("is refused again after the platform switches the flag back off", async () => {
+      const { exchange } = s.platformContracts;
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await exchange.set_release_enabled(CUID, false)).wait();
+      await (await exchange.increase_used(SLOT, CUID, 10n)).wait();
+      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseDisabled");
+    });
+
+    it("settles with release_per 0 without paying, and with 100 pays the whole used amount", async () => {
+      const { exchange, xotn } = s.platformContracts;
+      await (await exchange.increase_used(SLOT, CUID, 200n)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await exchange.update_provider(CUID, 0, s.providerWallet.address)).wait();
+      const before = await xotn.balanceOf(s.providerWallet.address);
+      await (await exchange.release_used_balance(CUID, SLOT)).wait();
+      expect(await xotn.balanceOf(s.providerWallet.address)).toBe(before);
+      expect(await exchange.released_used(SLOT, CUID)).toBe(200n);
+      await (await exchange.update_provider(CUID, 100, s.providerWallet.address)).wait();
+      await (await exchange.increase_used(SLOT, CUID, 50n)).wait();
+      await (await exchange.release_used_balance(CUID, SLOT)).wait();
+      expect((await xotn.balanceOf(s.providerWallet.address)) - before).toBe(50n);
+    });
+
+    it("refuses callers other than the platform and the cuid's provider with NotPlatformOrProvider", async () => {
+      await (await s.platformContracts.exchange.set_release_enabled(CUID, true)).wait();
+      await expectRevert(s.strangerContracts.exchange.release_used_balance(CUID, SLOT), "NotPlatformOrProvider");
+    });
+
+    it("refuses a zero slot and an unknown cuid", async () => {
+      await expectRevert(s.platformContracts.exchange.release_used_balance(CUID, ZeroAddress), "ZeroAddress");
+      await expectRevert(s.platformContracts.exchange.release_used_balance("nope", SLOT), "UnknownCuid");
+    });
+
+    it("refuses with ReleaseFundingShort when the treasury's allowance cannot cover it, and settles nothing", async () => {
+      const { exchange, xotn } = s.platformContracts;
+      await (await exchange.increase_used(SLOT, CUID, 100n)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await xotn.approve(s.addresses.exchange, 39n)).wait();
+      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseFundingShort", [s.addresses.treasury, 39n, 40n]);
+      expect(await exchange.released_used(SLOT, CUID)).toBe(0n);
+    });
+
+    it("refuses with ReleaseFundingShort when the treasury's balance is short", async () => {
+      const { exchange, xotn } = s.platformContracts;
+      await (await exchange.increase_used(SLOT, CUID, 100n)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await exchange.set_treasury(s.stranger.address)).wait();
+      await (await s.strangerContracts.xotn.approve(s.addresses.exchange, 1_000n)).wait();
+      await (await xotn.transfer(s.stranger.address, 10n)).wait();
+      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseFundingShort", [s.stranger.address, 10n, 40n]);
+    });
+  });
+});

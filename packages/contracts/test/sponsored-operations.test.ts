@@ -1,0 +1,142 @@
+import { ZeroAddress } from "ethers";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import {
+  C_SALT,
+  ContractsError,
+  W_SALT,
+  computeAccountImplementationAddress,
+  computeWalletAddresses,
+  connectAccount,
+  getUserOpHash,
+  prepareSponsoredUserOperation,
+} from "../src/index.js";
+import { offlineKey, snapshot } from "./support/chain.js";
+import { CUID, type TestSystem, XOTN, startSystem } from "./support/system.js";
+import { exchangeInterface, sendAs, walletsOf, xotnInterface } from "./support/wallets.js";
+
+describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
+  let s: TestSystem;
+
+  beforeAll(async () => {
+    s = await startSystem();
+  });
+  beforeEach(async () => {
+    const restore = await snapshot(s.provider);
+    return () => restore();
+  });
+
+  it("computes the user (W_SALT) and slot (C_SALT) wallet addresses off-chain exactly as the factory does", async () => {
+    const { factory } = s.platformContracts;
+    for (let i = 0; i < 3; i++) {
+      const owner = offlineKey();
+      const { userWallet, slotWallet } = computeWalletAddresses(s.addresses.factory, owner.address);
+      expect(userWallet).toBe(await factory["getAddress(address,uint256)"](owner.address, W_SALT));
+      expect(slotWallet).toBe(await factory["getAddress(address,uint256)"](owner.address, C_SALT));
+      expect(userWallet).not.toBe(slotWallet);
+    }
+    expect(computeAccountImplementationAddress(s.addresses.factory)).toBe(await factory.accountImplementation());
+    expect(s.addresses.accountImplementation).toBe(await factory.accountImplementation());
+  });
+
+  it("computes getUserOpHash off-chain exactly as the EntryPoint does", async () => {
+    const owner = offlineKey();
+    const prepared = await prepareSponsoredUserOperation({
+      provider: s.provider,
+      addresses: s.addresses,
+      owner,
+      paymasterSigner: s.paymasterSigner,
+      calls: { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 1n]) },
+    });
+    const onChain = await s.platformContracts.entryPoint.getUserOpHash(prepared.userOperation);
+    expect(getUserOpHash(prepared.userOperation, s.addresses.entryPoint, 31337n)).toBe(onChain);
+    expect(prepared.userOpHash).toBe(onChain);
+  });
+
+  it("deploys the wallet through initCode on a sponsored operation with nonce 0, then runs nonce 1 without initCode", async () => {
+    const owner = offlineKey();
+    const { userWallet } = walletsOf(s, owner);
+    const { entryPoint } = s.platformContracts;
+    const depositBefore = await entryPoint.balanceOf(s.addresses.paymaster);
+    expect(await s.provider.getCode(userWallet)).toBe("0x");
+
+    const first = await sendAs(s, owner, {
+      to: s.addresses.xotn,
+      data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 11n]),
+    });
+    expect(first.deploysWallet).toBe(true);
+    expect(first.userOperation.nonce).toBe(0n);
+    expect(first.userOperation.initCode).not.toBe("0x");
+    expect(first.outcome.success).toBe(true);
+    expect(first.sender).toBe(userWallet);
+    expect(await s.provider.getCode(userWallet)).not.toBe("0x");
+    expect(await connectAccount(userWallet, s.provider).owner()).toBe(owner.address);
+    expect(await s.platformContracts.xotn.allowance(userWallet, s.addresses.exchange)).toBe(11n);
+
+    const second = await sendAs(s, owner, {
+      to: s.addresses.xotn,
+      data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 22n]),
+    });
+    expect(second.deploysWallet).toBe(false);
+    expect(second.userOperation.nonce).toBe(1n);
+    expect(second.userOperation.initCode).toBe("0x");
+    expect(await s.platformContracts.xotn.allowance(userWallet, s.addresses.exchange)).toBe(22n);
+    expect(await entryPoint.getNonce(userWallet, 0n)).toBe(2n);
+
+    // The paymaster's deposit paid; the user never held ETH.
+    const depositAfter = await entryPoint.balanceOf(s.addresses.paymaster);
+    expect(depositBefore - depositAfter).toBe(first.outcome.actualGasCost + second.outcome.actualGasCost);
+    expect(await s.provider.getBalance(userWallet)).toBe(0n);
+  });
+
+  it("lets the factory be called directly, emitting AccountCreated once and returning the same wallet after", async () => {
+    const owner = offlineKey();
+    const { factory } = s.platformContracts;
+    const expected = walletsOf(s, owner).slotWallet;
+    expect(await factory.createAccount.staticCall(owner.address, C_SALT)).toBe(expected);
+    const receipt = await (await factory.createAccount(owner.address, C_SALT)).wait();
+    const created = receipt?.logs.map((log) => factory.interface.parseLog(log)).filter((log) => log?.name === "AccountCreated");
+    expect(created?.map((log) => [log?.args.account, log?.args.owner, log?.args.salt])).toEqual([[expected, owner.address, C_SALT]]);
+    const again = await (await factory.createAccount(owner.address, C_SALT)).wait();
+    expect(again?.logs.length).toBe(0);
+    expect(await factory.createAccount.staticCall(owner.address, C_SALT)).toBe(expected);
+  });
+
+  it("buys content tokens from the user's wallet (approve + buy in one operation) for the slot wallet", async () => {
+    const owner = offlineKey();
+    const { userWallet, slotWallet } = walletsOf(s, owner);
+    await (await s.platformContracts.xotn.transfer(userWallet, 10n * XOTN)).wait();
+    const amount = 3n * XOTN + 7n;
+    await sendAs(s, owner, [
+      { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, amount]) },
+      { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, amount]) },
+    ]);
+    expect(await s.platformContracts.exchange.balance_adex(slotWallet, CUID)).toEqual([amount, 0n]);
+    expect(await s.platformContracts.xotn.balanceOf(userWallet)).toBe(10n * XOTN - amount);
+  });
+
+  it("reports a reverting wallet call as USER_OPERATION_REVERTED with the decoded custom error, gas still sponsored", async () => {
+    const owner = offlineKey();
+    const { slotWallet } = walletsOf(s, owner);
+    const error = await sendAs(s, owner, {
+      to: s.addresses.exchange,
+      data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, 5n]),
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ContractsError);
+    expect((error as ContractsError).code).toBe("USER_OPERATION_REVERTED");
+    expect((error as ContractsError).reason).toBe("InsufficientAllowance");
+    // the operation was included: the wallet exists and its nonce advanced
+    expect(await s.platformContracts.entryPoint.getNonce(walletsOf(s, owner).userWallet, 0n)).toBe(1n);
+  });
+
+  it("refuses to build a first operation for a sender that is not the wallet of (owner, salt)", async () => {
+    const error = await prepareSponsoredUserOperation({
+      provider: s.provider,
+      addresses: s.addresses,
+      owner: offlineKey(),
+      paymasterSigner: s.paymasterSigner,
+      sender: walletsOf(s, offlineKey()).userWallet,
+      calls: { to: ZeroAddress.replace(/0$/, "1") },
+    }).catch((caught: unknown) => caught);
+    expect((error as ContractsError).code).toBe("INVALID_ARGUMENT");
+  });
+});

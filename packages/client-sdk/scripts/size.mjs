@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Size budget of the browser entry points: bundle what a user imports with esbuild (minify, browser, ESM),
+// gzip -9, and fail above the budget. The same method measures the peers in docs/benchmarks-client-sdk.md.
+//   node scripts/size.mjs            check (CI: `npm run budget -w @slotgate/client-sdk`)
+//   node scripts/size.mjs --json     print the figures as JSON
+import { readFileSync } from "node:fs";
+import { gzipSync } from "node:zlib";
+import { build } from "esbuild";
+
+const BUDGET_BYTES = 3 * 1024; // 3 KB min+gzip
+
+async function minGzip(stdin) {
+  const result = await build({
+    stdin: { contents: stdin, resolveDir: process.cwd(), loader: "js" },
+    bundle: true,
+    minify: true,
+    format: "esm",
+    platform: "browser",
+    write: false,
+  });
+  const code = result.outputFiles[0].contents;
+  return { min: code.length, gzip: gzipSync(code, { level: 9 }).length };
+}
+
+const entries = [
+  { name: "full entry (import * from dist/index.js)", code: 'export * from "./dist/index.js";' },
+  { name: "popup login only ({ Slotgate })", code: 'export { Slotgate } from "./dist/index.js";' },
+  { name: "redirect page only ({ handleLoginCallback })", code: 'export { handleLoginCallback } from "./dist/index.js";' },
+];
+const rows = [];
+for (const entry of entries) rows.push({ ...entry, ...(await minGzip(entry.code)) });
+const iife = readFileSync("dist/slotgate.iife.js");
+rows.push({ name: "script tag (dist/slotgate.iife.js)", min: iife.length, gzip: gzipSync(iife, { level: 9 }).length });
+
+if (process.argv.includes("--json")) {
+  console.log(JSON.stringify(rows, null, 2));
+} else {
+  for (const r of rows) console.log(`${r.name.padEnd(48)} ${String(r.min).padStart(6)} B min  ${String(r.gzip).padStart(5)} B min+gzip`);
+}
+const over = rows.filter((r) => r.gzip > BUDGET_BYTES);
+if (over.length > 0) {
+  console.error(`Over the ${BUDGET_BYTES} B min+gzip budget: ${over.map((r) => r.name).join(", ")}`);
+  process.exit(1);
+}
+console.log(`All within the ${BUDGET_BYTES} B (3 KB) min+gzip budget.`);

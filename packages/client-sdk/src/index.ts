@@ -1,0 +1,20 @@
+/**
+ * `@slotgate/client-sdk`: the Slotgate browser SDK. Popup login over postMessage (with a
+ * BroadcastChannel fallback when a Cross-Origin-Opener-Policy severs `window.opener`), the stored
+ * session, logout. No runtime dependencies.
+ *
+ * @example
+ * ```ts
+ * import { Slotgate } from "@slotgate/client-sdk";
+ * const slotgate = new Slotgate({ slotgateUrl, clientId, redirectUri });
+ * button.onclick = async () => console.log((await slotgate.login()).jwt);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { Slotgate, type LoginOptions, type LoginResult, type LogoutOptions, type RefreshOptions } from "./slotgate.js";
+export type { SlotgateOptions } from "./options.js";
+export { SlotgateError, type SlotgateErrorCode } from "./errors.js";
+export { handleLoginCallback, type HandleLoginCallbackOptions } from "./callback.js";
+/** The version of this package. */
+export const VERSION = "3.0.0";

@@ -1,0 +1,87 @@
+import { BROADCAST_CHANNEL } from "../constants.js";
+import { SlotgateError } from "../errors.js";
+import { cleanReason, readLoginMessage } from "./message.js";
+
+/** How often the popup is checked for being closed. @internal */
+export const POLL_MS = 500;
+/** After the popup is seen closed, how long a result already on its way may still arrive. @internal */
+export const CLOSE_GRACE_MS = 1_000;
+
+/**
+ * Waits for the login result of one popup and settles exactly once, removing every listener and timer and
+ * closing the popup on every path. Two channels, first one wins:
+ *
+ * 1. `message` events on this window from the popup, only when `origin` is the service origin and
+ *    `source` is that popup;
+ * 2. `BroadcastChannel("slotgate_login")` on this origin, fed by {@link handleLoginCallback} on the
+ *    redirect page when a Cross-Origin-Opener-Policy severed `window.opener`.
+ *
+ * Both require `from: "slotgate"` and the expected `state`.
+ *
+ * Closing: once the popup has been seen open on the service origin (its `location` throws), `closed` is
+ * trusted. A popup that reads `closed` before that was severed by COOP (the opener's handle reports closed
+ * at the first cross-origin navigation) or closed before loading; the SDK then waits for the fallback
+ * channel and treats the return of focus to this window as the user closing the popup. @internal
+ */
+export function awaitLoginResult(popup: Window, state: string, origin: string, timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let attached = false;
+    let settled = false;
+    let closeTimer: ReturnType<typeof setTimeout> | undefined;
+    const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(BROADCAST_CHANNEL) : undefined;
+    const listeners = new AbortController();
+    const { signal } = listeners;
+
+    const settle = (error: SlotgateError | undefined, jwt?: string): void => {
+      if (settled) return;
+      settled = true;
+      listeners.abort();
+      channel?.close();
+      clearInterval(poll);
+      clearTimeout(timer);
+      clearTimeout(closeTimer);
+      try {
+        if (!popup.closed) popup.close();
+      } catch {}
+      if (error) reject(error);
+      else resolve(jwt as string);
+    };
+
+    const accept = (value: unknown): void => {
+      const message = readLoginMessage(value, state);
+      if (!message) return;
+      if (message.type === "success") settle(undefined, message.data);
+      else settle(new SlotgateError("login_failed", cleanReason(message.data)));
+    };
+
+    const closedSoon = (): void => {
+      closeTimer ??= setTimeout(() => settle(new SlotgateError("popup_closed")), CLOSE_GRACE_MS);
+    };
+
+    const poll = setInterval(() => {
+      if (!popup.closed) {
+        if (!attached) {
+          try {
+            void popup.location.href;
+          } catch {
+            attached = true;
+          }
+        }
+        return;
+      }
+      clearInterval(poll);
+      if (attached) closedSoon();
+      else window.addEventListener("focus", closedSoon, { signal });
+    }, POLL_MS);
+    const timer = setTimeout(() => settle(new SlotgateError("login_timeout")), timeoutMs);
+
+    window.addEventListener(
+      "message",
+      (event) => {
+        if (event.origin === origin && event.source === popup) accept(event.data);
+      },
+      { signal },
+    );
+    channel?.addEventListener("message", (event) => accept(event.data), { signal });
+  });
+}

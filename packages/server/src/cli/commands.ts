@@ -1,0 +1,198 @@
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { clientRegistrationSchema, devUserCredentialsSchema, summarizeDetails, validationDetails } from "@slotgate/protocol/schemas";
+import { ConfigError, loadConfig, type ServerConfig } from "../config/config.js";
+import { createLogger } from "../config/logger.js";
+import { authenticateDevUser, createDevUser, registerClient } from "../dev-center/accounts.js";
+import { ClientSecrets } from "../dev-center/client-secrets.js";
+import { SlotgateServerError } from "../http/errors.js";
+import { rotateKeyFile } from "../keys/key-store.js";
+import { openResources, startServer } from "../server.js";
+import { listClients, toClientApplication } from "../storage/clients.js";
+import type { Database } from "../storage/database.js";
+import { findDevUserByEmail } from "../storage/dev-users.js";
+import { migrate } from "../storage/migrations.js";
+
+/** Where command output goes (stdout: JSON results; stderr: human notes). */
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const USAGE = `Usage: slotgate-server <command>
+
+  start                                  serve the HTTP API (PORT, HOST, DATABASE_URL, …)
+  migrate                                apply database migrations and exit
+  dev-user create --email E --password P create a developer account
+  client create --name N --redirect-uri U [--redirect-uri U2 …] --download-url D --web-url W
+                --platform web|desktop|game [--blockchain] [--owner EMAIL]
+                                         register a client; prints client_id and the one-time client_secret
+  client list [--owner EMAIL]            list client applications as JSON
+  keys rotate                            add a new signing key to the data directory (old keys keep verifying)
+
+Configuration comes from environment variables; see the README.`;
+
+const OPERATOR_EMAIL = "operator@slotgate.local";
+
+/** Demo account seeded on embedded defaults. */
+export const DEMO = {
+  email: "demo@slotgate.dev",
+  password: "slotgate-demo-password",
+  redirectUris: ["http://127.0.0.1:3000/callback", "http://localhost:3000/callback", "http://127.0.0.1:3000/api/slotgate/callback", "http://127.0.0.1:8400/callback"],
+} as const;
+
+async function withDb<T>(config: ServerConfig, fn: (db: Database, pepper: string) => Promise<T>): Promise<T> {
+  const res = await openResources(config);
+  try {
+    return await fn(res.db, res.config.clientSecretPepper!);
+  } finally {
+    await res.db.close();
+  }
+}
+
+async function ownerId(db: Database, email: string | undefined): Promise<string> {
+  if (email) {
+    const row = await findDevUserByEmail(db, email.toLowerCase());
+    if (!row) throw new SlotgateServerError("invalid_credentials", { message: `No developer account with email ${email}` });
+    return row.id;
+  }
+  const existing = await findDevUserByEmail(db, OPERATOR_EMAIL);
+  if (existing) return existing.id;
+  const { randomBytes } = await import("node:crypto");
+  return (await createDevUser({ db, scrypt: { N: 2 ** 15, r: 8, p: 1 } }, OPERATOR_EMAIL, randomBytes(24).toString("base64url"))).id;
+}
+
+/** Seeds the demo developer and client once; returns what to print. */
+async function seedDemo(db: Database, pepper: string, dataDir: string): Promise<Record<string, unknown>> {
+  const file = join(dataDir, "demo-client.json");
+  const existing = await findDevUserByEmail(db, DEMO.email);
+  if (existing && existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+  const dev = existing ?? (await createDevUser({ db, scrypt: { N: 2 ** 15, r: 8, p: 1 } }, DEMO.email, DEMO.password));
+  const { row, secret } = await registerClient({ db, secrets: new ClientSecrets(pepper) }, dev.id, {
+    name: "Slotgate demo app",
+    redirect_uris: [...DEMO.redirectUris],
+    download_url: "http://127.0.0.1:3000/download",
+    web_url: "http://127.0.0.1:3000/",
+    platform: "web",
+    blockchain: true,
+  });
+  const demo = { developer_email: DEMO.email, developer_password: DEMO.password, client_id: row.client_id, client_secret: secret, redirect_uris: row.redirect_uris };
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  return demo;
+}
+
+/**
+ * Runs one CLI invocation; resolves to the process exit code.
+ *
+ * @example
+ * ```ts
+ * process.exitCode = await runCli(process.argv.slice(2), process.env);
+ * ```
+ */
+export async function runCli(argv: string[], env: Record<string, string | undefined>, io: CliIo = defaultIo): Promise<number> {
+  const [noun, verb] = argv;
+  try {
+    const config = loadConfig(env);
+    if (noun === "start") {
+      const running = await startServer(config);
+      if (config.seedDemo) {
+        const demo = await seedDemo(running.slotgate.services.db, running.slotgate.services.config.clientSecretPepper!, config.dataDir);
+        io.err(`\n  Slotgate is running at ${running.url}\n  Developer center: ${running.url}/developer\n  Demo developer: ${DEMO.email} / ${DEMO.password}\n  Demo client_id: ${String(demo["client_id"])} (secret in ${join(config.dataDir, "demo-client.json")})\n`);
+      } else io.err(`\n  Slotgate is running at ${running.url}\n`);
+      const stop = () => {
+        running.close().then(
+          () => process.exit(0),
+          () => process.exit(1),
+        );
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      return await new Promise<number>(() => undefined);
+    }
+    if (noun === "migrate") {
+      const { openDatabase } = await import("../storage/database.js");
+      const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db") });
+      try {
+        io.out(JSON.stringify({ success: true, applied: await migrate(db), database: db.kind }));
+      } finally {
+        await db.close();
+      }
+      return 0;
+    }
+    if (noun === "dev-user" && verb === "create") {
+      const { values } = parseArgs({ args: argv.slice(2), options: { email: { type: "string" }, password: { type: "string" } }, strict: true });
+      const creds = devUserCredentialsSchema.safeParse(values);
+      if (!creds.success) throw usage(summarizeDetails(validationDetails(creds.error)));
+      const row = await withDb(config, (db) => createDevUser({ db, scrypt: { N: 2 ** 15, r: 8, p: 1 } }, creds.data.email, creds.data.password));
+      io.out(JSON.stringify({ success: true, uuid: row.uuid, email: row.email }));
+      return 0;
+    }
+    if (noun === "client" && verb === "create") {
+      const { values } = parseArgs({
+        args: argv.slice(2),
+        strict: true,
+        options: {
+          name: { type: "string" },
+          "redirect-uri": { type: "string", multiple: true },
+          "download-url": { type: "string" },
+          "web-url": { type: "string" },
+          platform: { type: "string" },
+          blockchain: { type: "boolean", default: false },
+          owner: { type: "string" },
+        },
+      });
+      const request = clientRegistrationSchema.safeParse({
+        name: values.name,
+        redirect_uris: values["redirect-uri"],
+        download_url: values["download-url"],
+        web_url: values["web-url"],
+        platform: values.platform,
+        blockchain: values.blockchain,
+      });
+      if (!request.success) throw usage(summarizeDetails(validationDetails(request.error)));
+      const out = await withDb(config, async (db, pepper) => {
+        const owner = await ownerId(db, values.owner);
+        const { row, secret } = await registerClient({ db, secrets: new ClientSecrets(pepper) }, owner, request.data);
+        return { success: true, ...toClientApplication(row), client_secret: secret };
+      });
+      io.out(JSON.stringify(out));
+      return 0;
+    }
+    if (noun === "client" && verb === "list") {
+      const { values } = parseArgs({ args: argv.slice(2), strict: true, options: { owner: { type: "string" } } });
+      const clients = await withDb(config, async (db) => {
+        const owner = values.owner ? await ownerId(db, values.owner) : null;
+        return (await listClients(db, owner)).map(toClientApplication);
+      });
+      io.out(JSON.stringify({ success: true, clients }));
+      return 0;
+    }
+    if (noun === "keys" && verb === "rotate") {
+      if (config.signingKeys) throw usage("SIGNING_KEYS is set: rotate by adding a new key at the end of that list");
+      io.out(JSON.stringify({ success: true, active_kid: await rotateKeyFile(config.dataDir) }));
+      return 0;
+    }
+    io.err(USAGE);
+    return noun === undefined || noun === "help" || noun === "--help" ? 0 : 2;
+  } catch (error) {
+    if (error instanceof ConfigError) io.err(`configuration error: ${error.message}`);
+    else if (error instanceof UsageError) io.err(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof SlotgateServerError) io.err(JSON.stringify(error.toBody()));
+    else if (error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS")) io.err(`${error.message}\n\n${USAGE}`);
+    else io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
+    return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
+  }
+}
+
+class UsageError extends Error {}
+function usage(message: string): UsageError {
+  return new UsageError(message);
+}
+
+const defaultIo: CliIo = {
+  out: (l) => process.stdout.write(l + "\n"),
+  err: (l) => process.stderr.write(l + "\n"),
+};
+
+export { authenticateDevUser, createLogger };

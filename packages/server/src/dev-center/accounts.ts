@@ -1,0 +1,48 @@
+import { randomUUID } from "node:crypto";
+import type { Services } from "../app/services.js";
+import { SlotgateServerError } from "../http/errors.js";
+import { type ClientRow, insertClient } from "../storage/clients.js";
+import { type DevUserRow, findDevUserByEmail, insertDevUser } from "../storage/dev-users.js";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "../users/passwords.js";
+import { newClientId } from "./client-secrets.js";
+import type { ClientRegistrationRequest } from "@slotgate/protocol";
+
+/** Creates a developer user; 409 email_taken when the email exists. */
+export async function createDevUser(services: Pick<Services, "db" | "scrypt">, email: string, password: string): Promise<DevUserRow> {
+  const row = await insertDevUser(services.db, {
+    uuid: randomUUID(),
+    email: email.trim().toLowerCase(),
+    passwordHash: await hashPassword(password, services.scrypt),
+  });
+  if (!row) throw new SlotgateServerError("email_taken");
+  return row;
+}
+
+/** Checks developer credentials; 401 invalid_credentials (same answer and time for an unknown email). */
+export async function authenticateDevUser(services: Pick<Services, "db">, email: string, password: string): Promise<DevUserRow> {
+  const row = await findDevUserByEmail(services.db, email.trim().toLowerCase());
+  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash()));
+  if (!row || !ok) throw new SlotgateServerError("invalid_credentials");
+  return row;
+}
+
+/** Registers a client application for a developer; returns the row and the one-time secret. */
+export async function registerClient(
+  services: Pick<Services, "db" | "secrets">,
+  devUserId: string,
+  request: ClientRegistrationRequest,
+): Promise<{ row: ClientRow; secret: string }> {
+  const secret = services.secrets.generate();
+  const row = await insertClient(services.db, {
+    client_id: newClientId(),
+    dev_user_id: devUserId,
+    name: request.name,
+    secret_hash: services.secrets.hash(secret),
+    redirect_uris: [...new Set(request.redirect_uris)],
+    download_url: request.download_url,
+    web_url: request.web_url,
+    platform: request.platform,
+    blockchain: request.blockchain,
+  });
+  return { row, secret };
+}

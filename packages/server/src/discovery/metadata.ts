@@ -1,0 +1,27 @@
+import { PATHS } from "@slotgate/protocol";
+
+/**
+ * RFC 8414 authorization-server metadata.
+ *
+ * @example
+ * ```ts
+ * authorizationServerMetadata("https://auth.example").token_endpoint; // "https://auth.example/oauth/token"
+ * ```
+ */
+export function authorizationServerMetadata(issuer: string) {
+  return {
+    issuer,
+    authorization_endpoint: issuer + PATHS.authorize,
+    token_endpoint: issuer + PATHS.token,
+    jwks_uri: issuer + PATHS.jwks,
+    revocation_endpoint: issuer + PATHS.revoke,
+    response_types_supported: ["code"],
+    response_modes_supported: ["query"],
+    grant_types_supported: ["authorization_code"],
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    code_challenge_methods_supported: ["S256"],
+    token_endpoint_auth_signing_alg_values_supported: ["ES256"],
+    service_documentation: issuer + PATHS.openapi,
+    authorization_response_iss_parameter_supported: false,
+  };
+}

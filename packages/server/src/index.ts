@@ -1,0 +1,26 @@
+/**
+ * The Slotgate reference server: developer center, OAuth 2.0 authorization-code flow, the
+ * backend-SDK authorize flow, token validation and the login-status sync with a durable
+ * marketplace outbox. Embedded PostgreSQL (PGlite) by default, PostgreSQL via `DATABASE_URL`.
+ *
+ * @example
+ * ```ts
+ * import { loadConfig, startServer } from "@slotgate/server";
+ * const running = await startServer(loadConfig({ PORT: "0" }));
+ * console.log(running.url);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { createApp, type CreateAppOptions, type SlotgateApp } from "./app/create-app.js";
+export type { Services } from "./app/services.js";
+export { ConfigError, loadConfig, type LogLevel, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
+export { createLogger, type Logger } from "./config/logger.js";
+export { runCli, type CliIo } from "./cli/commands.js";
+export { SlotgateServerError } from "./http/errors.js";
+export { createKeyStore, generateSigningKey, type KeyStore, type PrivateJwk } from "./keys/key-store.js";
+export { signWebhook } from "./status/marketplace-webhook.js";
+export { openDatabase, type Database, type OpenDatabaseOptions, type Queryable } from "./storage/database.js";
+export { MIGRATIONS, migrate, type Migration } from "./storage/migrations.js";
+export { openResources, startServer, type Resources, type RunningServer } from "./server.js";
+export { DerivedWalletDirectory, type WalletDirectory } from "./wallet/wallet-directory.js";

@@ -1,0 +1,165 @@
+import { randomBytes } from "node:crypto";
+import { LIMITS } from "@slotgate/protocol";
+import { decodeProtectedHeader, errors as joseErrors, type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { SlotgateServerError } from "../http/errors.js";
+import type { KeyStore } from "./key-store.js";
+import type { RevocationList } from "./revocation-list.js";
+
+/** Claims of a verified end-user bearer token. */
+export interface BearerClaims {
+  sub: string;
+  client_id: string;
+  token_use: "user_jwt" | "access_token";
+  jti: string;
+  exp: number;
+}
+
+/** A freshly signed token. */
+export interface IssuedToken {
+  token: string;
+  jti: string;
+  expiresAt: Date;
+}
+
+const DEV_TOKEN_LIFETIME_SECONDS = 12 * 60 * 60;
+const DEV_AUDIENCE = "slotgate-developer-center";
+const CACHE_LIMIT = 50_000;
+
+/** A new random token id. */
+export function newJti(): string {
+  return randomBytes(16).toString("base64url");
+}
+
+/**
+ * Signs and verifies the service's JWTs (ES256, `kid` header). Verification results of bearer
+ * tokens are cached by token string until expiry; revocation is checked on every call against
+ * the in-memory {@link RevocationList}, so a revoked token fails at once.
+ */
+export class TokenService {
+  private readonly cache = new Map<string, BearerClaims>();
+
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly issuer: string,
+    private readonly revocations: RevocationList,
+  ) {}
+
+  /** Signs the 7-day user JWT of the popup / loopback login. */
+  async signUserJwt(userId: string, clientId: string): Promise<IssuedToken> {
+    const jti = newJti();
+    const now = Math.floor(Date.now() / 1000);
+    const exp = now + LIMITS.userJwtLifetimeSeconds;
+    const token = await new SignJWT({ client_id: clientId, token_use: "user_jwt" })
+      .setProtectedHeader({ alg: "ES256", kid: this.keys.activeKid, typ: "JWT" })
+      .setIssuer(this.issuer)
+      .setSubject(userId)
+      .setJti(jti)
+      .setIssuedAt(now)
+      .setExpirationTime(exp)
+      .sign(this.keys.activeKey);
+    return { token, jti, expiresAt: new Date(exp * 1000) };
+  }
+
+  /** Signs an access token (RFC 9068 `at+jwt`) with a pre-chosen jti and expiry. */
+  async signAccessToken(userId: string, clientId: string, jti: string, expiresAt: Date): Promise<string> {
+    const exp = Math.floor(expiresAt.getTime() / 1000);
+    return new SignJWT({ client_id: clientId, token_use: "access_token" })
+      .setProtectedHeader({ alg: "ES256", kid: this.keys.activeKid, typ: "at+jwt" })
+      .setIssuer(this.issuer)
+      .setSubject(userId)
+      .setAudience(clientId)
+      .setJti(jti)
+      .setIssuedAt(exp - LIMITS.accessTokenLifetimeSeconds)
+      .setExpirationTime(exp)
+      .sign(this.keys.activeKey);
+  }
+
+  /** Signs a developer-center session token. */
+  async signDevToken(devUuid: string): Promise<string> {
+    return new SignJWT({ token_use: "dev_user" })
+      .setProtectedHeader({ alg: "ES256", kid: this.keys.activeKid, typ: "JWT" })
+      .setIssuer(this.issuer)
+      .setSubject(devUuid)
+      .setAudience(DEV_AUDIENCE)
+      .setJti(newJti())
+      .setIssuedAt()
+      .setExpirationTime(`${DEV_TOKEN_LIFETIME_SECONDS}s`)
+      .sign(this.keys.activeKey);
+  }
+
+  /** Verifies a developer-center token; returns the developer's uuid. Throws 401 invalid_token. */
+  async verifyDevToken(token: string): Promise<string> {
+    const payload = await this.verify(token, DEV_AUDIENCE);
+    if (payload["token_use"] !== "dev_user" || typeof payload.sub !== "string") throw invalidToken();
+    return payload.sub;
+  }
+
+  /**
+   * Verifies an end-user bearer token (user JWT or access token): signature, issuer, expiry
+   * (30 s skew), kind and revocation. Throws 401 invalid_token.
+   */
+  async verifyBearer(token: string): Promise<BearerClaims> {
+    const cached = this.cache.get(token);
+    if (cached) {
+      if (cached.exp + LIMITS.clockSkewSeconds < Date.now() / 1000) {
+        this.cache.delete(token);
+        throw invalidToken();
+      }
+      if (this.revocations.has(cached.jti)) throw invalidToken();
+      return cached;
+    }
+    const payload = await this.verify(token, undefined);
+    const use = payload["token_use"];
+    const clientId = payload["client_id"];
+    if ((use !== "user_jwt" && use !== "access_token") || typeof payload.sub !== "string" || typeof clientId !== "string" || typeof payload.jti !== "string" || typeof payload.exp !== "number") {
+      throw invalidToken();
+    }
+    if (use === "access_token" && payload.aud !== clientId) throw invalidToken();
+    const claims: BearerClaims = { sub: payload.sub, client_id: clientId, token_use: use, jti: payload.jti, exp: payload.exp };
+    if (this.revocations.has(claims.jti)) throw invalidToken();
+    if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
+    this.cache.set(token, claims);
+    return claims;
+  }
+
+  private async verify(token: string, audience: string | undefined): Promise<JWTPayload> {
+    let kid: string | undefined;
+    try {
+      kid = decodeProtectedHeader(token).kid;
+    } catch {
+      throw invalidToken();
+    }
+    const key = kid ? this.keys.publicKey(kid) : undefined;
+    if (!key) throw invalidToken();
+    try {
+      const { payload, protectedHeader } = await jwtVerify(token, key, {
+        issuer: this.issuer,
+        algorithms: ["ES256"],
+        clockTolerance: LIMITS.clockSkewSeconds,
+        ...(audience ? { audience } : {}),
+      });
+      if (protectedHeader.typ === "at+jwt" && payload["token_use"] !== "access_token") throw invalidToken();
+      if (audience === undefined && payload["token_use"] === "dev_user") throw invalidToken();
+      return payload;
+    } catch (error) {
+      if (error instanceof SlotgateServerError) throw error;
+      if (error instanceof joseErrors.JOSEError) throw invalidToken();
+      throw error;
+    }
+  }
+}
+
+/** 401 invalid_token with the RFC 6750 challenge. */
+export function invalidToken(message?: string): SlotgateServerError {
+  return new SlotgateServerError("invalid_token", {
+    ...(message ? { message } : {}),
+    headers: { "WWW-Authenticate": 'Bearer error="invalid_token"' },
+  });
+}
+
+/** Extracts the bearer token of an Authorization header; throws 401 invalid_token when absent. */
+export function bearerFrom(header: string | undefined): string {
+  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header ?? "");
+  if (!match) throw invalidToken("Send Authorization: Bearer <token>.");
+  return match[1]!;
+}

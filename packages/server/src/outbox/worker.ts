@@ -1,0 +1,125 @@
+import type { Logger } from "../config/logger.js";
+import type { Database } from "../storage/database.js";
+import { claimDue, markAttemptFailed, markDelivered, type OutboxRow } from "../storage/outbox.js";
+
+/** Result of one delivery attempt. */
+export type DeliveryResult = { ok: true } | { ok: false; error: string; retryable: boolean };
+
+/** Delivers the messages of one topic. */
+export interface TopicHandler {
+  topic: string;
+  /** Seconds to wait before attempt `attempt + 1` after attempt `attempt` failed. */
+  backoffSeconds(attempt: number): number;
+  /** Whether this topic is active (e.g. a marketplace URL is configured). Inactive topics wait. */
+  enabled(): boolean;
+  deliver(message: OutboxRow): Promise<DeliveryResult>;
+}
+
+/**
+ * Delivers outbox messages with retries and exponential backoff. Messages are claimed with a
+ * lease (`FOR UPDATE SKIP LOCKED`), so several instances can run workers against one database;
+ * a message is delivered at least once.
+ */
+export class OutboxWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    private readonly db: Database,
+    private readonly handlers: readonly TopicHandler[],
+    private readonly log: Logger,
+    private readonly pollMs: number,
+  ) {}
+
+  /** Starts polling. */
+  start(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.kick(), this.pollMs);
+    this.timer.unref();
+    this.kick();
+  }
+
+  /** Stops polling and waits for the attempt in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Runs a delivery pass now (or in `delayMs`), e.g. right after a message was enqueued. */
+  kick(delayMs = 0): void {
+    if (this.stopped) return;
+    if (delayMs > 0) {
+      setTimeout(() => this.kick(), delayMs).unref();
+      return;
+    }
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass()
+      .catch((error: unknown) => this.log.warn("outbox pass failed", { error: String(error) }))
+      .finally(() => {
+        this.running = undefined;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          this.kick();
+        }
+      });
+  }
+
+  private async pass(): Promise<void> {
+    const active = this.handlers.filter((h) => h.enabled());
+    if (active.length === 0) return;
+    const byTopic = new Map(active.map((h) => [h.topic, h]));
+    for (let round = 0; round < 10 && !this.stopped; round++) {
+      const batch = await claimDue(this.db, [...byTopic.keys()], 20, 30);
+      if (batch.length === 0) return;
+      await Promise.all(batch.map((m) => this.attempt(byTopic.get(m.topic)!, m)));
+    }
+  }
+
+  private async attempt(handler: TopicHandler, message: OutboxRow): Promise<void> {
+    let result: DeliveryResult;
+    try {
+      result = await handler.deliver(message);
+    } catch (error) {
+      result = { ok: false, error: error instanceof Error ? error.message : "delivery failed", retryable: true };
+    }
+    if (result.ok) {
+      await markDelivered(this.db, message.id);
+      return;
+    }
+    const giveUp = !result.retryable || message.attempts >= message.max_attempts;
+    const wait = handler.backoffSeconds(message.attempts);
+    await markAttemptFailed(this.db, message.id, result.error, wait, giveUp);
+    this.log.warn(giveUp ? "outbox delivery abandoned" : "outbox delivery failed, will retry", {
+      topic: message.topic,
+      id: message.id,
+      attempt: message.attempts,
+      error: result.error,
+    });
+    if (!giveUp) this.kick(Math.ceil(wait * 1000) + 5);
+  }
+}
+
+/** POSTs to a URL without following redirects; 2xx is success, network errors, 408, 429 and 5xx are retryable. */
+export async function postOnce(url: string, init: { headers?: Record<string, string>; body?: string; timeoutMs: number }): Promise<DeliveryResult> {
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      headers: init.headers ?? {},
+      ...(init.body !== undefined ? { body: init.body } : {}),
+      redirect: "manual",
+      signal: AbortSignal.timeout(init.timeoutMs),
+    });
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.status >= 200 && res.status < 300) return { ok: true };
+    return { ok: false, error: `HTTP ${res.status}`, retryable: res.status >= 500 || res.status === 408 || res.status === 429 };
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string } }).cause?.code;
+    return { ok: false, error: cause ?? (error instanceof Error ? error.name : "network error"), retryable: true };
+  }
+}

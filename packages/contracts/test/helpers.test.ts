@@ -1,0 +1,143 @@
+import fc from "fast-check";
+import { AbiCoder, Interface, Wallet, getAddress, id, toBeHex } from "ethers";
+import { describe, expect, it } from "vitest";
+import {
+  C_SALT,
+  ContractsError,
+  W_SALT,
+  buildUserOperation,
+  computeWalletAddress,
+  contentTokenExchangeAbi,
+  decodeContractError,
+  encodeExecute,
+  encodeExecuteBatch,
+  encodeInitCode,
+  encodePaymasterAndData,
+  handleOpsGasLimit,
+  slotgateAccountAbi,
+  slotgateAccountFactoryAbi,
+  userOperationToRpc,
+} from "../src/index.js";
+
+const FACTORY = getAddress("0x00000000000000000000000000000000000fac70");
+const OWNER = getAddress("0x000000000000000000000000000000000000beef");
+const TARGET = getAddress("0x0000000000000000000000000000000000001234");
+
+describe("pure helpers (no chain)", () => {
+  it("uses distinct, documented salts", () => {
+    expect(W_SALT).toBe(0n);
+    expect(C_SALT).toBe(1n);
+  });
+
+  it("computes a deterministic wallet address that depends on factory, owner and salt (property)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 20, maxLength: 20 }), fc.bigInt({ min: 0n, max: 2n ** 256n - 1n }), (bytes, salt) => {
+        const owner = getAddress(toBeHex(BigInt(`0x${Buffer.from(bytes).toString("hex") || "0"}`), 20));
+        const a = computeWalletAddress(FACTORY, owner, salt);
+        expect(computeWalletAddress(FACTORY, owner, salt)).toBe(a);
+        expect(computeWalletAddress(FACTORY, owner, salt === 0n ? 1n : salt - 1n)).not.toBe(a);
+        expect(getAddress(a)).toBe(a);
+      }),
+      { numRuns: 50 },
+    );
+  });
+
+  it("rejects bad addresses and salts with INVALID_ARGUMENT", () => {
+    expect(() => computeWalletAddress("0x12", OWNER, W_SALT)).toThrow(ContractsError);
+    expect(() => computeWalletAddress(FACTORY, "nope", W_SALT)).toThrow(/owner is not an address/);
+    expect(() => computeWalletAddress(FACTORY, OWNER, -1n)).toThrow(/salt/);
+    expect(() => computeWalletAddress(FACTORY, OWNER, 2n ** 256n)).toThrow(/salt/);
+    try {
+      computeWalletAddress(FACTORY, OWNER, -1n);
+    } catch (error) {
+      expect((error as ContractsError).code).toBe("INVALID_ARGUMENT");
+    }
+  });
+
+  it("encodes initCode as factory ++ createAccount(owner, salt)", () => {
+    const initCode = encodeInitCode(FACTORY, OWNER, C_SALT);
+    expect(initCode.slice(0, 42)).toBe(FACTORY.toLowerCase());
+    const call = new Interface(slotgateAccountFactoryAbi).decodeFunctionData("createAccount", `0x${initCode.slice(42)}`);
+    expect([call[0], call[1]]).toEqual([OWNER, C_SALT]);
+  });
+
+  it("encodes execute and executeBatch and validates the calls", () => {
+    const account = new Interface(slotgateAccountAbi);
+    const single = account.decodeFunctionData("execute", encodeExecute({ to: TARGET, value: 5n, data: "0xabcd" }));
+    expect([single[0], single[1], single[2]]).toEqual([TARGET, 5n, "0xabcd"]);
+    const batch = account.decodeFunctionData("executeBatch", encodeExecuteBatch([{ to: TARGET }, { to: OWNER, data: "0x01" }]));
+    expect([...batch[0]]).toEqual([TARGET, OWNER]);
+    expect([...batch[1]]).toEqual(["0x", "0x01"]);
+    expect(() => encodeExecuteBatch([])).toThrow(ContractsError);
+    expect(() => encodeExecuteBatch([{ to: TARGET, value: 1n }])).toThrow(/value/);
+    expect(() => encodeExecute({ to: TARGET, data: "xyz" })).toThrow(/hex/);
+    expect(() => encodeExecute({ to: TARGET, data: "0xabc" })).toThrow(/hex/);
+  });
+
+  it("builds an operation with the documented defaults", () => {
+    const deploying = buildUserOperation({ sender: OWNER, nonce: 0n, initCode: "0x12", callData: "0x", maxFeePerGas: 7n });
+    expect(deploying).toMatchObject({
+      callGasLimit: 500_000n,
+      verificationGasLimit: 1_000_000n,
+      preVerificationGas: 60_000n,
+      maxPriorityFeePerGas: 7n,
+      paymasterAndData: "0x",
+      signature: "0x",
+    });
+    const later = buildUserOperation({ sender: OWNER, nonce: 1n, callData: "0x", maxFeePerGas: 7n, gas: { callGasLimit: 1n } });
+    expect([later.initCode, later.verificationGasLimit, later.callGasLimit]).toEqual(["0x", 250_000n, 1n]);
+    expect(() => buildUserOperation({ sender: OWNER, nonce: -1n, callData: "0x", maxFeePerGas: 1n })).toThrow(/nonce/);
+    expect(() => buildUserOperation({ sender: "x", nonce: 0n, callData: "0x", maxFeePerGas: 1n })).toThrow(/sender/);
+  });
+
+  it("lays out paymasterAndData as address ++ abi.encode(validUntil, validAfter) ++ signature", () => {
+    const signature = `0x${"cd".repeat(65)}`;
+    const data = encodePaymasterAndData(TARGET, { validUntil: 1_700_000_300, validAfter: 1_700_000_000 }, signature);
+    expect(data.slice(0, 42)).toBe(TARGET.toLowerCase());
+    const [until, after] = AbiCoder.defaultAbiCoder().decode(["uint48", "uint48"], `0x${data.slice(42, 42 + 128)}`);
+    expect([until, after]).toEqual([1_700_000_300n, 1_700_000_000n]);
+    expect(`0x${data.slice(42 + 128)}`).toBe(signature);
+    expect(() => encodePaymasterAndData(TARGET, { validUntil: 5, validAfter: 5 }, signature)).toThrow(ContractsError);
+    expect(() => encodePaymasterAndData(TARGET, { validUntil: 2 ** 48, validAfter: 0 }, signature)).toThrow(ContractsError);
+  });
+
+  it("renders an operation as RPC hex quantities", () => {
+    const op = buildUserOperation({ sender: OWNER, nonce: 255n, callData: "0x", maxFeePerGas: 16n });
+    expect(userOperationToRpc(op)).toMatchObject({ nonce: "0xff", maxFeePerGas: "0x10", callGasLimit: "0x7a120", initCode: "0x" });
+  });
+
+  it("computes the handleOps gas limit from the operations, capped at 2^24", () => {
+    const op = buildUserOperation({ sender: OWNER, nonce: 0n, callData: "0x", maxFeePerGas: 1n });
+    expect(handleOpsGasLimit([op])).toBe(100_000n + 250_000n * 3n + 500_000n + 50_000n);
+    expect(handleOpsGasLimit(Array.from({ length: 20 }, () => op))).toBe(16_777_216n);
+  });
+
+  it("decodes Slotgate and EntryPoint custom errors from revert data", () => {
+    const exchange = new Interface(contentTokenExchangeAbi);
+    const data = exchange.encodeErrorResult("InsufficientBalance", [TARGET, 1n, 2n]);
+    expect(decodeContractError(data)).toEqual({
+      name: "InsufficientBalance",
+      signature: "InsufficientBalance(address,uint256,uint256)",
+      args: [TARGET, 1n, 2n],
+    });
+    const failedOp = `${id("FailedOp(uint256,string)").slice(0, 10)}${AbiCoder.defaultAbiCoder().encode(["uint256", "string"], [0n, "AA24 signature error"]).slice(2)}`;
+    expect(decodeContractError({ data: failedOp })?.args).toEqual([0n, "AA24 signature error"]);
+    expect(decodeContractError({ info: { error: { data: failedOp } } })?.name).toBe("FailedOp");
+    expect(decodeContractError("0x12345678")).toBeUndefined();
+    expect(decodeContractError(new Error("boom"))).toBeUndefined();
+    expect(decodeContractError(undefined)).toBeUndefined();
+  });
+
+  it("ContractsError carries code, reason and cause", () => {
+    const cause = new Error("inner");
+    const error = new ContractsError("USER_OPERATION_REJECTED", "rejected", { cause, reason: "AA32 paymaster expired or not due" });
+    expect(error).toBeInstanceOf(Error);
+    expect([error.name, error.code, error.reason, error.cause]).toEqual([
+      "ContractsError",
+      "USER_OPERATION_REJECTED",
+      "AA32 paymaster expired or not due",
+      cause,
+    ]);
+    expect(Wallet).toBeDefined();
+  });
+});

@@ -12,10 +12,14 @@ export interface InitPermissionProviderRequest {
 export interface InitPermissionProviderResponse {
   success: true;
   tx_hash: string;
-  /** AES-256 key for the encrypted spend call, 64 hex characters. Shown once. */
-  aes_key: string;
-  /** AES-256-CTR IV, 32 hex characters. Shown once. */
-  aes_iv: string;
+  /**
+   * AES-256 key for the encrypted spend call, 64 hex characters. The key and IV
+   * belong to the client application: they are issued (and shown, once) by its
+   * first provider registration and absent from later ones, which reuse them.
+   */
+  aes_key?: string;
+  /** AES-256-CTR IV, 32 hex characters; present exactly when `aes_key` is. */
+  aes_iv?: string;
 }
 
 /** Body of `POST /v1/development-api/user_buy_content_token`. */

@@ -1,0 +1,20 @@
+import { BRAND, LIMITS, PATHS } from "@slotgate/protocol";
+import { describe, expect, it } from "vitest";
+import * as constants from "../src/constants.js";
+
+describe("constants copied from @slotgate/protocol (kept out of the bundle)", () => {
+  it("equal the protocol's values", () => {
+    expect({ ...constants }).toEqual({
+      MESSAGE_SOURCE: BRAND.messageSource,
+      STORAGE_PREFIX: BRAND.storagePrefix,
+      LEGACY_STORAGE_PREFIX: BRAND.legacyStoragePrefix,
+      BROADCAST_CHANNEL: BRAND.broadcastChannel,
+      LOGIN_TIMEOUT_MS: LIMITS.loginTimeoutMs,
+      POPUP_WIDTH: LIMITS.popupWidth,
+      POPUP_HEIGHT: LIMITS.popupHeight,
+      CLOCK_SKEW_SECONDS: LIMITS.clockSkewSeconds,
+      AUTHORIZE_PATH: PATHS.authorize,
+      REVOKE_PATH: PATHS.revoke,
+    });
+  });
+});

@@ -1,0 +1,20 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+
+function newest(dir: string): number {
+  return Math.max(
+    ...readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => statSync(join(entry.parentPath, entry.name)).mtimeMs),
+  );
+}
+
+/** The browser suites load dist/slotgate.iife.js; build it first when missing or older than src/. */
+export default function setup(): void {
+  const iife = "dist/slotgate.iife.js";
+  if (existsSync(iife) && statSync(iife).mtimeMs >= newest("src")) return;
+  const tsupPackage = createRequire(import.meta.url).resolve("tsup/package.json");
+  execFileSync(process.execPath, [join(dirname(tsupPackage), "dist/cli-default.js")], { stdio: "inherit" });
+}

@@ -1,0 +1,56 @@
+import { pbkdf2 } from "node:crypto";
+import { LIMITS } from "@slotgate/protocol";
+import { ChainServiceError } from "../errors.js";
+
+/**
+ * The fixed, service-wide PBKDF2 salt string of `share_pin` (spec 4.10 rule 2). Configurable through
+ * `ChainServiceConfig.pinPbkdf2Salt`; changing it invalidates every stored key split.
+ */
+export const DEFAULT_PIN_PBKDF2_SALT = "slotgate/share_pin/v1";
+
+/** Options of {@link deriveSharePin}. */
+export interface SharePinOptions {
+  /** @default {@link DEFAULT_PIN_PBKDF2_SALT} */
+  salt?: string;
+  /** @default 100000 (`LIMITS.pbkdf2Iterations`) */
+  iterations?: number;
+}
+
+const HEX_32 = /^[0-9a-fA-F]{64}$/;
+
+/**
+ * Derives `share_pin` = PBKDF2-SHA256(pin_hash, salt, 100000 iterations, 32 bytes). The password is the
+ * 32 raw bytes of the hex `pin_hash` (case-insensitive). Runs on libuv's thread pool (async
+ * `node:crypto.pbkdf2`), so it never blocks the event loop. The caller owns the result and must
+ * {@link wipe} it.
+ *
+ * @param pinHashHex - SHA-256 of the PIN and its salt, 64 hex characters
+ * @param options - salt string and iteration count
+ * @returns 32 bytes
+ *
+ * @example
+ * ```ts
+ * const sharePin = await deriveSharePin(pin_hash);
+ * try { use(sharePin); } finally { wipe(sharePin); }
+ * ```
+ */
+export async function deriveSharePin(pinHashHex: string, options: SharePinOptions = {}): Promise<Buffer> {
+  if (typeof pinHashHex !== "string" || !HEX_32.test(pinHashHex)) {
+    throw new ChainServiceError("invalid_request", "pin_hash must be 64 hex characters");
+  }
+  const password = Buffer.from(pinHashHex, "hex");
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      pbkdf2(
+        password,
+        options.salt ?? DEFAULT_PIN_PBKDF2_SALT,
+        options.iterations ?? LIMITS.pbkdf2Iterations,
+        LIMITS.keyShareBytes,
+        LIMITS.pbkdf2Digest,
+        (error, key) => (error ? reject(error) : resolve(key)),
+      );
+    });
+  } finally {
+    password.fill(0);
+  }
+}

@@ -1,0 +1,114 @@
+import { getAddress } from "ethers";
+import type { PinRecoverRequest, PinRegisterResponse } from "@slotgate/protocol";
+import { pinRecoverSchema } from "@slotgate/protocol/schemas";
+import { C_SALT, W_SALT, connectAccount, encodeExecute } from "@slotgate/contracts";
+import type { ServiceContext } from "../context.js";
+import { ChainServiceError } from "../errors.js";
+import { deriveBackupKey, openHex, sealBytes, sealHex } from "../keys/envelope.js";
+import { type OwnerKey, generateOwnerKey, ownerKeyFromMnemonic } from "../keys/mnemonic.js";
+import { deriveSharePin } from "../keys/share-pin.js";
+import { splitKey } from "../keys/split.js";
+import { wipe } from "../keys/wipe.js";
+import { changeOwner } from "../operations/wallet-calls.js";
+import { clearPinAttempts } from "../storage/pin-attempts.js";
+import {
+  type WalletRecord,
+  clearPendingRotation,
+  findKeys,
+  findPendingRotations,
+  rotateOwner,
+  savePendingRotation,
+} from "../storage/wallets.js";
+import { parseInput } from "../validate.js";
+import { requireWallet } from "./credentials.js";
+
+/** Input of {@link ChainService.recover}: the protocol body plus the HTTP layer's identity check. */
+export interface PinRecoverInput extends PinRecoverRequest {
+  /** True only after the HTTP layer verified the user's email identity (spec 4.10 rule 8). */
+  identity_verified: boolean;
+}
+
+/** The on-chain owner of a wallet: `owner()` once deployed, else the owner its address was computed from. */
+async function chainOwner(ctx: ServiceContext, wallet: string, initialOwner: string): Promise<string> {
+  const code = await ctx.provider.getCode(wallet);
+  if (code === "0x") return getAddress(initialOwner);
+  return getAddress(await connectAccount(wallet, ctx.provider).owner());
+}
+
+/**
+ * @internal `POST /v1/pin/recover` (spec 4.10 rules 8-9).
+ *
+ * 1. Reconcile: each wallet's on-chain owner must be the stored owner or the owner of a pending
+ *    rotation (a recovery whose chain step landed but whose database step failed); the matching
+ *    stored mnemonic signs. Anything else is refused (`internal_error`, needs the operator).
+ * 2. A new owner EOA is generated and saved as the pending rotation (committed) before the chain step.
+ * 3. One sponsored UserOperation per wallet (user wallet and slot wallet) calls
+ *    `changeOwner(newOwner)`, deploying the wallet first where needed, signed by the old owner.
+ * 4. One database transaction: owner EOA, server share, sealed mnemonic, pin_salt; the pending
+ *    rotation and the PIN attempt counter are cleared. Buffers are wiped on every path.
+ */
+export async function recover(ctx: ServiceContext, request: PinRecoverInput): Promise<PinRegisterResponse> {
+  const { identity_verified: verified, ...body } = request ?? ({} as PinRecoverInput);
+  if (verified !== true) throw new ChainServiceError("identity_not_verified");
+  const input = parseInput(pinRecoverSchema, body);
+  const wallet = await requireWallet(ctx, input.user_uuid);
+  const keys = await findKeys(ctx.db, wallet.userUuid);
+  if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
+  const pending = await findPendingRotations(ctx.db, wallet.userUuid);
+
+  const owners = new Map<string, string>(); // owner address -> sealed mnemonic
+  owners.set(getAddress(wallet.ownerEoa), keys.mnemonicEnc);
+  for (const rotation of pending) owners.set(getAddress(rotation.newOwnerEoa), rotation.mnemonicEnc);
+
+  const targets = [
+    { address: wallet.address, salt: W_SALT },
+    { address: wallet.contentAddress, salt: C_SALT },
+  ];
+  const current = await Promise.all(targets.map((t) => chainOwner(ctx, t.address, wallet.initialOwner)));
+  for (const owner of current) {
+    if (!owners.has(owner)) {
+      throw new ChainServiceError("internal_error", "the wallet's on-chain owner matches no stored key; the operator must reconcile it");
+    }
+  }
+
+  const next = generateOwnerKey();
+  const unlocked: OwnerKey[] = [];
+  const sharePin = await deriveSharePin(input.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
+  const backupKey = deriveBackupKey(sharePin);
+  let split: { shareServer: Buffer; shareUser: Buffer } | undefined;
+  try {
+    await savePendingRotation(ctx.db, wallet.userUuid, { newOwnerEoa: next.address, mnemonicEnc: sealHex(next.mnemonic, ctx.kek) });
+    await Promise.all(
+      targets.map(async (target, index) => {
+        const owner = current[index] as string;
+        const key = ownerKeyFromMnemonic(openHex(owners.get(owner) as string, ctx.kek));
+        unlocked.push(key);
+        if (getAddress(key.address) !== owner) throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
+        await ctx.sponsored.send({
+          sender: target.address,
+          deployment: { initialOwner: wallet.initialOwner, salt: target.salt },
+          callData: encodeExecute(changeOwner(target.address, next.address)),
+          ownerKey: Buffer.from(key.privateKey),
+        });
+      }),
+    );
+    split = splitKey(next.privateKey, sharePin);
+    const newKeys = { serverShareEnc: sealBytes(split.shareServer, ctx.kek), mnemonicEnc: sealHex(next.mnemonic, ctx.kek) };
+    await ctx.db.transaction(async (tx) => {
+      await rotateOwner(tx, wallet.userUuid, next.address, newKeys, input.pin_salt.toLowerCase());
+      await clearPendingRotation(tx, wallet.userUuid);
+      await clearPinAttempts(tx, wallet.userUuid);
+    });
+    return {
+      success: true,
+      data: [{ address: wallet.address, mnemonic: sealHex(next.mnemonic, backupKey), key_share_user: split.shareUser.toString("hex") }],
+    };
+  } finally {
+    wipe(next.privateKey, sharePin, backupKey, split?.shareServer, split?.shareUser, ...unlocked.map((k) => k.privateKey));
+  }
+}
+
+/** @internal For tests: the wallet's owners on chain. */
+export async function chainOwners(ctx: ServiceContext, wallet: WalletRecord): Promise<[string, string]> {
+  return [await chainOwner(ctx, wallet.address, wallet.initialOwner), await chainOwner(ctx, wallet.contentAddress, wallet.initialOwner)];
+}

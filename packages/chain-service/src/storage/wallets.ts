@@ -1,0 +1,157 @@
+import type { SqlDatabase } from "./database.js";
+
+/** The `Wallet` record of spec 2.6, plus what the service needs to deploy and verify. */
+export interface WalletRecord {
+  userUuid: number;
+  /** Account index of the user (always 0: one wallet pair per user). */
+  accountIdx: number;
+  /** The user wallet (CREATE2, W_SALT). */
+  address: string;
+  /** The slot wallet, `content_address` (CREATE2, C_SALT). */
+  contentAddress: string;
+  /** The current owner EOA. */
+  ownerEoa: string;
+  /** The owner EOA the CREATE2 addresses were computed from (initCode uses it). */
+  initialOwner: string;
+  walletType: "AA";
+  /** The client's pin_salt (not secret), checked on verify. */
+  pinSalt: string;
+}
+
+/** The two `Key` records of a user: `b_key` (server share) and `_MN` (encrypted mnemonic), both sealed. */
+export interface KeyRecords {
+  /** hex(iv ‖ AES-256-CTR(share_server)) under the key-encryption key. */
+  serverShareEnc: string;
+  /** hex(iv ‖ AES-256-CTR(mnemonic)) under the key-encryption key. */
+  mnemonicEnc: string;
+}
+
+interface WalletRow {
+  user_uuid: string | number;
+  account_idx: number;
+  address: string;
+  content_address: string;
+  owner_eoa: string;
+  initial_owner: string;
+  pin_salt: string;
+}
+
+const toWallet = (row: WalletRow): WalletRecord => ({
+  userUuid: Number(row.user_uuid),
+  accountIdx: Number(row.account_idx),
+  address: row.address,
+  contentAddress: row.content_address,
+  ownerEoa: row.owner_eoa,
+  initialOwner: row.initial_owner,
+  walletType: "AA",
+  pinSalt: row.pin_salt,
+});
+
+const shareKeyId = (userUuid: number) => `${userUuid}`;
+const mnemonicKeyId = (userUuid: number) => `${userUuid}_MN`;
+
+/**
+ * Inserts a wallet and its two key records. Run it inside a transaction (spec 4.10 rule 5).
+ * Returns false when the user already has a wallet.
+ */
+export async function insertWallet(db: SqlDatabase, wallet: WalletRecord, keys: KeyRecords): Promise<boolean> {
+  const inserted = await db.query(
+    `INSERT INTO cs_wallets (user_uuid, account_idx, address, content_address, owner_eoa, initial_owner, wallet_type, pin_salt)
+     VALUES ($1, $2, $3, $4, $5, $6, 'AA', $7) ON CONFLICT (user_uuid) DO NOTHING RETURNING user_uuid`,
+    [wallet.userUuid, wallet.accountIdx, wallet.address, wallet.contentAddress, wallet.ownerEoa, wallet.initialOwner, wallet.pinSalt],
+  );
+  if (inserted.rows.length === 0) return false;
+  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3), ($4, $2, $5)", [
+    shareKeyId(wallet.userUuid),
+    wallet.userUuid,
+    keys.serverShareEnc,
+    mnemonicKeyId(wallet.userUuid),
+    keys.mnemonicEnc,
+  ]);
+  return true;
+}
+
+/** The wallet of a user, or null. `forUpdate` locks the row until the transaction ends. */
+export async function findWallet(db: SqlDatabase, userUuid: number, forUpdate = false): Promise<WalletRecord | null> {
+  const { rows } = await db.query<WalletRow>(
+    `SELECT * FROM cs_wallets WHERE user_uuid = $1${forUpdate ? " FOR UPDATE" : ""}`,
+    [userUuid],
+  );
+  return rows[0] ? toWallet(rows[0]) : null;
+}
+
+/** The wallet whose user or slot address is `address` (any case), or null. */
+export async function findWalletByAddress(db: SqlDatabase, address: string): Promise<WalletRecord | null> {
+  const { rows } = await db.query<WalletRow>(
+    "SELECT * FROM cs_wallets WHERE lower(address) = lower($1) OR lower(content_address) = lower($1)",
+    [address],
+  );
+  return rows[0] ? toWallet(rows[0]) : null;
+}
+
+/** The two sealed key records of a user, or null. */
+export async function findKeys(db: SqlDatabase, userUuid: number): Promise<KeyRecords | null> {
+  const { rows } = await db.query<{ key_id: string; b_key: string }>(
+    "SELECT key_id, b_key FROM cs_keys WHERE user_uuid = $1",
+    [userUuid],
+  );
+  const share = rows.find((r) => r.key_id === shareKeyId(userUuid));
+  const mnemonic = rows.find((r) => r.key_id === mnemonicKeyId(userUuid));
+  return share && mnemonic ? { serverShareEnc: share.b_key, mnemonicEnc: mnemonic.b_key } : null;
+}
+
+/** Replaces the server share (PIN reset). */
+export async function updateServerShare(db: SqlDatabase, userUuid: number, serverShareEnc: string, pinSalt: string): Promise<void> {
+  await db.query("UPDATE cs_keys SET b_key = $2, updated_at = now() WHERE key_id = $1", [shareKeyId(userUuid), serverShareEnc]);
+  await db.query("UPDATE cs_wallets SET pin_salt = $2, updated_at = now() WHERE user_uuid = $1", [userUuid, pinSalt]);
+}
+
+/** Replaces share, mnemonic and owner EOA together (recovery). Run it inside a transaction. */
+export async function rotateOwner(
+  db: SqlDatabase,
+  userUuid: number,
+  ownerEoa: string,
+  keys: KeyRecords,
+  pinSalt: string,
+): Promise<void> {
+  await db.query("UPDATE cs_wallets SET owner_eoa = $2, pin_salt = $3, updated_at = now() WHERE user_uuid = $1", [
+    userUuid,
+    ownerEoa,
+    pinSalt,
+  ]);
+  await db.query("UPDATE cs_keys SET b_key = $2, updated_at = now() WHERE key_id = $1", [shareKeyId(userUuid), keys.serverShareEnc]);
+  await db.query("UPDATE cs_keys SET b_key = $2, updated_at = now() WHERE key_id = $1", [mnemonicKeyId(userUuid), keys.mnemonicEnc]);
+}
+
+/** A rotation whose new owner key is saved before the chain step (spec 4.10 rule 9). */
+export interface PendingRotation {
+  newOwnerEoa: string;
+  /** The new owner's mnemonic, sealed under the key-encryption key. */
+  mnemonicEnc: string;
+}
+
+/**
+ * Records a pending rotation. Committed before `changeOwner` is sent, so the new key survives a
+ * failure of the database step after the chain step. Earlier pending rotations are kept: a wallet may
+ * still be owned by one of them.
+ */
+export async function savePendingRotation(db: SqlDatabase, userUuid: number, rotation: PendingRotation): Promise<void> {
+  await db.query(
+    "INSERT INTO cs_pending_rotations (user_uuid, new_owner_eoa, mnemonic_enc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+    [userUuid, rotation.newOwnerEoa, rotation.mnemonicEnc],
+  );
+}
+
+/** The pending rotations of a user, oldest first. */
+export async function findPendingRotations(db: SqlDatabase, userUuid: number): Promise<PendingRotation[]> {
+  const { rows } = await db.query<{ new_owner_eoa: string; mnemonic_enc: string }>(
+    "SELECT new_owner_eoa, mnemonic_enc FROM cs_pending_rotations WHERE user_uuid = $1 ORDER BY created_at",
+    [userUuid],
+  );
+  return rows.map((row) => ({ newOwnerEoa: row.new_owner_eoa, mnemonicEnc: row.mnemonic_enc }));
+}
+
+/** Deletes every pending rotation of a user. */
+export async function clearPendingRotation(db: SqlDatabase, userUuid: number): Promise<void> {
+  await db.query("DELETE FROM cs_pending_rotations WHERE user_uuid = $1", [userUuid]);
+}

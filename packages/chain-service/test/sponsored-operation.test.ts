@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Contract, getAddress, parseEther } from "ethers";
+import { xotnAbi } from "@slotgate/contracts";
+import { contextOf } from "../src/service.js";
+import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startService();
+});
+afterAll(async () => {
+  await h.service.close();
+});
+
+describe("sponsored operations", () => {
+  it("deploys the wallet with its first sponsored operation and the user pays no gas", async () => {
+    const user = newUserId();
+    const pin = pinOf("123456");
+    const { data } = await h.service.registerPin({ user_uuid: user, ...pin });
+    const reg = data[0]!;
+    const ctx = contextOf(h.service);
+    expect(await ctx.provider.getCode(reg.address)).toBe("0x");
+    await h.service.fundWallet({ user_uuid: user, xotn: parseEther("10").toString(), wallet: "user" });
+    const other = getAddress(`0x${"11".repeat(20)}`);
+    const result = await h.service.verifyPin({
+      user_uuid: user,
+      ...pin,
+      key_share_user: reg.key_share_user,
+      operation: { kind: "erc20_transfer", from_address: reg.address, to_address: other, amount: "5", contract_address: h.service.addresses.xotn },
+    });
+    expect(result.deployed_wallet).toBe(true);
+    expect(await ctx.provider.getCode(reg.address)).not.toBe("0x");
+    const xotn = new Contract(h.service.addresses.xotn, xotnAbi, ctx.provider);
+    expect(await xotn.balanceOf(other)).toBe(5n);
+    expect(await ctx.provider.getBalance(reg.address)).toBe(0n);
+    const second = await h.service.verifyPin({
+      user_uuid: user,
+      ...pin,
+      key_share_user: reg.key_share_user,
+      operation: { kind: "erc20_transfer", from_address: reg.address, to_address: other, amount: "7", contract_address: h.service.addresses.xotn },
+    });
+    expect(second.deployed_wallet).toBe(false);
+    expect(await xotn.balanceOf(other)).toBe(12n);
+  });
+});

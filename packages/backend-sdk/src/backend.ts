@@ -200,8 +200,8 @@ export class SlotgateBackend {
    * open: the token is a JWS signed with a key published at
    * `{authServerUrl}/.well-known/jwks.json` (asymmetric algorithms only),
    * `iss` equals `authServerUrl`, `aud` contains this `clientId`, and `sub`
-   * and `exp` are present (30 s clock tolerance). Keys are cached and
-   * refetched when an unknown `kid` appears.
+   * and `exp` are present (30 s clock tolerance). Keys are cached; an
+   * unknown `kid` triggers a refetch at most every 30 s (jose's cooldown).
    *
    * @throws {@link SlotgateBackendError} `MISSING_TOKEN`, `EXPIRED_TOKEN`, `INVALID_AGENT_TOKEN` (401) or `KEYS_UNAVAILABLE` (503)
    * @example

@@ -19,7 +19,7 @@ export interface WalletDirectory {
  */
 export class DerivedWalletDirectory implements WalletDirectory {
   /** Placeholder factory and init-code hash until the contracts are deployed. */
-  static readonly FACTORY = "0x5106a7e5106a7e5106a7e5106a7e5106a7e5106";
+  static readonly FACTORY = "0x5106a7e05106a7e05106a7e05106a7e05106a7e0";
   static readonly INIT_CODE_HASH = keccak256(toUtf8Bytes("slotgate.interim.simple-account.v0.6"));
 
   constructor(private readonly secret: string) {}

@@ -1,0 +1,211 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BrowserSession, randomEmail, registerClient } from "../support/flows.js";
+import { startTestServer, type TestServer } from "../support/harness.js";
+
+let server: TestServer;
+let client: Awaited<ReturnType<typeof registerClient>>;
+const WEB = "https://app.example/callback?tab=1";
+const LOOPBACK = "http://127.0.0.1:53682/callback";
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await registerClient(server.url, { redirect_uris: [WEB, LOOPBACK, "https://popup.example:8443/done"] });
+});
+afterAll(async () => server?.close());
+
+const base = () => ({ client_id: client.client_id, redirect_uri: WEB, response_type: "code", state: "st-123" });
+const codes = async () => Number((await server.sql<{ n: string }>("SELECT count(*)::text AS n FROM authorization_codes"))[0]!.n);
+const get = (params: Record<string, string>, accept = "application/json") =>
+  fetch(`${server.url}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept }, redirect: "manual" });
+
+describe("GET /oauth/authorize validation", () => {
+  it.each(["client_id", "redirect_uri", "response_type", "state"])("answers 400 ERR_MISSING_PARAMS without %s (absent or empty)", async (name) => {
+    for (const value of [undefined, ""]) {
+      const params: Record<string, string> = base();
+      if (value === undefined) delete params[name];
+      else params[name] = value;
+      const res = await get(params);
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(((await res.json()) as { error: string }).error).toBe("ERR_MISSING_PARAMS");
+    }
+  });
+
+  it("answers 401 invalid_client for an unknown client, never redirecting", async () => {
+    const res = await get({ ...base(), client_id: "sg_000000000000000000000000" });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("location")).toBeNull();
+    expect(((await res.json()) as { error: string }).error).toBe("invalid_client");
+  });
+
+  it.each([
+    ["an unregistered URI", "https://evil.example/callback"],
+    ["a trailing-slash variant", "https://app.example/callback/?tab=1"],
+    ["a different query", "https://app.example/callback?tab=2"],
+    ["another loopback port", "http://127.0.0.1:1/callback"],
+  ])("answers 401 redirect_uri_mismatch for %s and never redirects there", async (_n, uri) => {
+    const res = await get({ ...base(), redirect_uri: uri });
+    expect(res.status).toBe(401);
+    expect(res.headers.get("location")).toBeNull();
+    expect(((await res.json()) as { error: string }).error).toBe("redirect_uri_mismatch");
+  });
+
+  it("answers 400 unsupported_response_type for response_type=token", async () => {
+    const res = await get({ ...base(), response_type: "token" });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe("unsupported_response_type");
+  });
+
+  it("answers an HTML error page with the same status when the browser asks for HTML", async () => {
+    const res = await get({ ...base(), client_id: "sg_unknown" }, "text/html");
+    expect(res.status).toBe(401);
+    expect(res.headers.get("content-type")).toContain("text/html");
+    expect(await res.text()).toContain('data-code="invalid_client"');
+  });
+
+  it("rejects a repeated parameter and a bad PKCE method with 400 invalid_request", async () => {
+    const repeated = await fetch(`${server.url}/oauth/authorize?${new URLSearchParams(base())}&state=again`, { headers: { accept: "application/json" } });
+    expect(repeated.status).toBe(400);
+    const plain = await get({ ...base(), code_challenge: "a".repeat(43), code_challenge_method: "plain" });
+    expect(plain.status).toBe(400);
+    expect(((await plain.json()) as { error: string }).error).toBe("invalid_request");
+  });
+
+  it("renders the sign-in form with every given param hidden, a CSRF token and the csrf cookie; unknown params ignored", async () => {
+    const res = await get({ ...base(), display: "page", foo: "bar" }, "text/html");
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('<form method="post" action="/oauth/authorize">');
+    for (const [k, v] of Object.entries({ ...base(), display: "page" })) {
+      expect(html).toContain(`name="${k}" value="${v.replace(/=/g, "&#61;")}"`);
+    }
+    expect(html).not.toContain('name="foo"');
+    expect(html).toMatch(/name="email"/);
+    expect(html).toMatch(/name="password"/);
+    expect(html).toContain('name="decision" value="approve"');
+    expect(html).toContain('name="decision" value="deny"');
+    const cookie = res.headers.get("set-cookie")!;
+    expect(cookie).toMatch(/^slotgate_csrf=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Lax/);
+    const token = /name="csrf_token" value="([^"]+)"/.exec(html)![1];
+    expect(cookie).toContain(`slotgate_csrf=${token}`);
+    expect(res.headers.get("content-security-policy")).toContain("form-action 'self' https://app.example");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+});
+
+describe("POST /oauth/authorize", () => {
+  it("refuses a missing or mismatched CSRF token with 403 csrf_failed and creates nothing", async () => {
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const before = await codes();
+    const fields = { ...base(), email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" };
+    const none = await browser.submit(fields);
+    expect(none.status).toBe(403);
+    expect(none.html).toContain("csrf_failed");
+    const wrong = await browser.submit({ ...fields, csrf_token: "x".repeat(43) });
+    expect(wrong.status).toBe(403);
+    const noCookie = await browser.submit({ ...fields, csrf_token: page.csrf }, "");
+    expect(noCookie.status).toBe(403);
+    expect(await codes()).toBe(before);
+    const users = await server.sql("SELECT 1 FROM end_users WHERE email = $1", [fields.email]);
+    expect(users).toHaveLength(0);
+  });
+
+  it("re-validates the authorize params on POST (unregistered redirect_uri: 401, no redirect)", async () => {
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const res = await browser.submit({ ...base(), redirect_uri: "https://evil.example/cb", csrf_token: page.csrf, decision: "deny" });
+    expect(res.status).toBe(401);
+    expect(res.location).toBeNull();
+  });
+
+  it("signs up, approves and redirects with code and state (appending to an existing query)", async () => {
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const res = await browser.submit({ ...base(), csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    expect(res.status).toBe(302);
+    expect(res.location).toMatch(/^https:\/\/app\.example\/callback\?tab=1&code=[A-Za-z0-9_-]{43}&state=st-123$/);
+  });
+
+  it("shows the form again with 401 for a wrong password, and 409 for signing up a taken email", async () => {
+    const email = randomEmail();
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const ok = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    expect(ok.status).toBe(302);
+    const before = await codes();
+    const wrong = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "wrong-password", decision: "approve" });
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain("Wrong email or password");
+    expect(wrong.html).toContain('name="csrf_token"');
+    const taken = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    expect(taken.status).toBe(409);
+    expect(await codes()).toBe(before);
+    const signIn = await browser.submit({ ...base(), csrf_token: page.csrf, email: email.toUpperCase(), password: "user-password-1", decision: "approve" });
+    expect(signIn.status).toBe(302);
+  });
+
+  it("denies without credentials: documented redirect with error=access_denied and state", async () => {
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const before = await codes();
+    const res = await browser.submit({ ...base(), csrf_token: page.csrf, decision: "deny" });
+    expect(res.status).toBe(302);
+    const loc = new URL(res.location!);
+    expect(loc.origin + loc.pathname).toBe("https://app.example/callback");
+    expect(loc.searchParams.get("tab")).toBe("1");
+    expect(loc.searchParams.get("error")).toBe("access_denied");
+    expect(loc.searchParams.get("error_description")).toBeTruthy();
+    expect(loc.searchParams.get("state")).toBe("st-123");
+    expect(await codes()).toBe(before);
+  });
+
+  it("rejects an unknown decision with 400 invalid_request", async () => {
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const res = await browser.submit({ ...base(), csrf_token: page.csrf, decision: "maybe" });
+    expect(res.status).toBe(400);
+  });
+
+  it("popup mode: posts both messages to window.opener targeted at the registered origin, never *", async () => {
+    const params = { ...base(), redirect_uri: "https://popup.example:8443/done", display: "popup" };
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(params);
+    const res = await browser.submit({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    expect(res.status).toBe(200);
+    const json = /<script type="application\/json" id="slotgate-result">([^<]+)<\/script>/.exec(res.html)![1]!;
+    const result = JSON.parse(json) as { targetOrigin: string; messages: Array<{ from: string; type: string; data: string; state: string }> };
+    expect(result.targetOrigin).toBe("https://popup.example:8443");
+    expect(result.messages.map((m) => m.from)).toEqual(["slotgate", "gameauth"]);
+    expect(result.messages[0]).toMatchObject({ type: "success", state: "st-123" });
+    expect(result.messages[0]!.data.split(".")).toHaveLength(3);
+    expect(result.messages[1]!.data).toBe(result.messages[0]!.data);
+    expect(res.html).toContain("window.opener.postMessage(result.messages[i], result.targetOrigin)");
+    expect(res.html).toContain('new BroadcastChannel("slotgate_login")');
+    expect(res.html).not.toMatch(/postMessage\([^)]*["']\*["']/);
+    const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${result.messages[0]!.data}` } });
+    expect(validate.status).toBe(200);
+    expect(await validate.json()).toMatchObject({ token_use: "user_jwt", client_id: client.client_id });
+    const deny = await browser.submit({ ...params, csrf_token: page.csrf, decision: "deny" });
+    const denied = JSON.parse(/id="slotgate-result">([^<]+)</.exec(deny.html)![1]!) as typeof result;
+    expect(denied.messages[0]).toMatchObject({ type: "fail", data: "access_denied" });
+  });
+
+  it("loopback mode: redirects to the registered loopback URI with jwt and state", async () => {
+    const params = { ...base(), redirect_uri: LOOPBACK };
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(params);
+    const res = await browser.submit({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    expect(res.status).toBe(302);
+    const loc = new URL(res.location!);
+    expect(`${loc.origin}${loc.pathname}`).toBe(LOOPBACK);
+    expect(loc.searchParams.get("state")).toBe("st-123");
+    const jwt = loc.searchParams.get("jwt")!;
+    const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${jwt}` } });
+    const body = (await validate.json()) as { expires_at: string; token_use: string };
+    expect(body.token_use).toBe("user_jwt");
+    const days = (new Date(body.expires_at).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(6.99);
+    expect(days).toBeLessThanOrEqual(7);
+  });
+});

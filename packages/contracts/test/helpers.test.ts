@@ -123,6 +123,8 @@ describe("pure helpers (no chain)", () => {
     const failedOp = `${id("FailedOp(uint256,string)").slice(0, 10)}${AbiCoder.defaultAbiCoder().encode(["uint256", "string"], [0n, "AA24 signature error"]).slice(2)}`;
     expect(decodeContractError({ data: failedOp })?.args).toEqual([0n, "AA24 signature error"]);
     expect(decodeContractError({ info: { error: { data: failedOp } } })?.name).toBe("FailedOp");
+    const requireMessage = `0x08c379a0${AbiCoder.defaultAbiCoder().encode(["string"], ["only owner"]).slice(2)}`;
+    expect(decodeContractError(requireMessage)).toMatchObject({ name: "Error", args: ["only owner"] });
     expect(decodeContractError("0x12345678")).toBeUndefined();
     expect(decodeContractError(new Error("boom"))).toBeUndefined();
     expect(decodeContractError(undefined)).toBeUndefined();

@@ -5,7 +5,7 @@ import { slotgateAccountAbi } from "../generated/slotgateAccount.js";
 import { slotgatePaymasterAbi } from "../generated/slotgatePaymaster.js";
 import { xotnAbi } from "../generated/xotn.js";
 
-/** A custom error decoded from revert data. */
+/** A custom error (or a `require` message, as `Error(string)`, or a `Panic(uint256)`) decoded from revert data. */
 export interface DecodedContractError {
   /** The error's name, e.g. `InsufficientBalance` or `FailedOp`. */
   name: string;
@@ -49,7 +49,8 @@ function revertDataOf(error: unknown): string | undefined {
 
 /**
  * Decodes a Slotgate or EntryPoint custom error from a thrown ethers error or from raw revert data.
- * Returns `undefined` when the data is not one of the known errors.
+ * A `require` string comes back as `{ name: "Error", args: [message] }`, a panic as `Panic`.
+ * Returns `undefined` when the data is not one of these.
  *
  * @param error - an error thrown by an ethers call, or revert data as a hex string
  * @returns the decoded error, or `undefined`

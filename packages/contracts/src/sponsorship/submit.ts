@@ -20,7 +20,7 @@ export interface UserOperationOutcome {
   actualGasUsed: bigint;
   /** Raw revert data of the wallet's call when it failed. */
   revertData?: string;
-  /** Name of the decoded custom error when `revertData` is a known Slotgate error. */
+  /** The decoded reason: a Slotgate/EntryPoint custom error's name, or the message of a `require` string revert. */
   revertReason?: string;
 }
 
@@ -144,8 +144,8 @@ export async function submitUserOperations(
     const data = revertData.get(outcome.userOpHash);
     if (data !== undefined) {
       outcome.revertData = data;
-      const reason = decodeContractError(data)?.name;
-      if (reason !== undefined) outcome.revertReason = reason;
+      const decoded = decodeContractError(data);
+      if (decoded !== undefined) outcome.revertReason = decoded.name === "Error" ? String(decoded.args[0]) : decoded.name;
     }
   }
   return { transactionHash: receipt.hash, blockNumber: receipt.blockNumber, operations: outcomes };

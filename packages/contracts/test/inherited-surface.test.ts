@@ -1,0 +1,143 @@
+// The functions our contracts inherit from SimpleAccount, BasePaymaster and Ownable2Step are part of
+// their public surface too: these tests pin who may call them.
+import { ContractFactory, ZeroAddress, ZeroHash } from "ethers";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { W_SALT, buildUserOperation, connectAccount, slotgateAccountAbi, slotgateAccountBytecode } from "../src/index.js";
+import { expectRevert, increaseTime, offlineKey, snapshot } from "./support/chain.js";
+import { CUID, type TestSystem, XOTN, startSystem } from "./support/system.js";
+import { accountInterface, sendAs, walletsOf } from "./support/wallets.js";
+
+describe("inherited surface", () => {
+  let s: TestSystem;
+
+  beforeAll(async () => {
+    s = await startSystem();
+  });
+  beforeEach(async () => {
+    const restore = await snapshot(s.provider);
+    return () => restore();
+  });
+
+  async function fundedOwnerWithWallet() {
+    const owner = offlineKey().connect(s.provider);
+    await (await s.platform.sendTransaction({ to: owner.address, value: XOTN })).wait();
+    const { userWallet } = walletsOf(s, owner);
+    await (await s.platformContracts.factory.createAccount(owner.address, W_SALT)).wait();
+    return { owner, userWallet };
+  }
+
+  describe("SlotgateAccount (SimpleAccount v0.6)", () => {
+    it("executes direct calls from the owner EOA and refuses strangers", async () => {
+      const { owner, userWallet } = await fundedOwnerWithWallet();
+      await (await s.platformContracts.xotn.transfer(userWallet, 10n)).wait();
+      const transfer = s.platformContracts.xotn.interface.encodeFunctionData("transfer", [s.stranger.address, 4n]);
+      await (await connectAccount(userWallet, owner).execute(s.addresses.xotn, 0n, transfer)).wait();
+      expect(await s.platformContracts.xotn.balanceOf(s.stranger.address)).toBe(4n);
+      await expect(connectAccount(userWallet, s.stranger).execute(s.addresses.xotn, 0n, transfer)).rejects.toMatchObject({
+        reason: "account: not Owner or EntryPoint",
+      });
+      await expect(connectAccount(userWallet, s.stranger).executeBatch([s.addresses.xotn], [transfer])).rejects.toMatchObject({
+        reason: "account: not Owner or EntryPoint",
+      });
+      await expect(connectAccount(userWallet, owner).executeBatch([s.addresses.xotn], [])).rejects.toMatchObject({
+        reason: "wrong array lengths",
+      });
+    });
+
+    it("bubbles up the revert data of a failing call", async () => {
+      const { owner, userWallet } = await fundedOwnerWithWallet();
+      const spend = s.platformContracts.exchange.interface.encodeFunctionData("increase_used", [userWallet, CUID, 1n]);
+      await expectRevert(connectAccount(userWallet, owner).execute(s.addresses.exchange, 0n, spend), "NotPlatformOrProvider", [userWallet]);
+    });
+
+    it("accepts validateUserOp only from the EntryPoint", async () => {
+      const { userWallet } = await fundedOwnerWithWallet();
+      const op = buildUserOperation({ sender: userWallet, nonce: 0n, callData: "0x", maxFeePerGas: 1n });
+      await expect(connectAccount(userWallet, s.stranger).validateUserOp(op, ZeroHash, 0n)).rejects.toMatchObject({
+        reason: "account: not from EntryPoint",
+      });
+    });
+
+    it("manages its own EntryPoint deposit: anyone adds, only the owner withdraws", async () => {
+      const { owner, userWallet } = await fundedOwnerWithWallet();
+      await (await connectAccount(userWallet, s.stranger).addDeposit({ value: 1000n })).wait();
+      expect(await connectAccount(userWallet, s.provider).getDeposit()).toBe(1000n);
+      await expect(connectAccount(userWallet, s.stranger).withdrawDepositTo(s.stranger.address, 1n)).rejects.toMatchObject({
+        reason: "only owner",
+      });
+      await (await connectAccount(userWallet, owner).withdrawDepositTo(s.stranger.address, 400n)).wait();
+      expect(await connectAccount(userWallet, s.provider).getDeposit()).toBe(600n);
+      expect(await connectAccount(userWallet, s.provider).entryPoint()).toBe(s.addresses.entryPoint);
+    });
+
+    it("upgrades only when its owner asks, keeping owner and address", async () => {
+      const owner = offlineKey();
+      const { userWallet } = walletsOf(s, owner);
+      await sendAs(s, owner, { to: userWallet, data: "0x" }); // deploy
+      const implementation = await new ContractFactory(slotgateAccountAbi, slotgateAccountBytecode, s.platform).deploy(s.addresses.entryPoint);
+      const target = await implementation.getAddress();
+      await expect(connectAccount(userWallet, s.stranger).upgradeTo(target)).rejects.toMatchObject({ reason: "only owner" });
+      // SimpleAccount authorises upgrades from the owner or the wallet itself, so a UserOperation goes through execute(self, ...).
+      await expect(sendAs(s, owner, { callData: accountInterface.encodeFunctionData("upgradeTo", [target]) })).rejects.toMatchObject({
+        code: "USER_OPERATION_REVERTED",
+        reason: "only owner",
+      });
+      await sendAs(s, owner, { to: userWallet, data: accountInterface.encodeFunctionData("upgradeTo", [target]) });
+      const slot = "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc"; // ERC-1967 implementation slot
+      expect(BigInt(await s.provider.getStorage(userWallet, slot))).toBe(BigInt(target));
+      expect(await connectAccount(userWallet, s.provider).owner()).toBe(owner.address);
+      expect(await connectAccount(userWallet, s.provider).proxiableUUID().catch(() => "refused through proxy")).toBe("refused through proxy");
+    });
+
+    it("accepts ERC-721 and ERC-1155 tokens", async () => {
+      const { userWallet } = await fundedOwnerWithWallet();
+      const account = connectAccount(userWallet, s.provider);
+      expect(await account.onERC721Received(ZeroAddress, ZeroAddress, 1n, "0x")).toBe("0x150b7a02");
+      expect(await account.onERC1155Received(ZeroAddress, ZeroAddress, 1n, 1n, "0x")).toBe("0xf23a6e61");
+      expect(await account.onERC1155BatchReceived(ZeroAddress, ZeroAddress, [], [], "0x")).toBe("0xbc197c81");
+      expect(await account.supportsInterface("0x01ffc9a7")).toBe(true);
+    });
+  });
+
+  describe("SlotgatePaymaster (BasePaymaster)", () => {
+    it("accepts validatePaymasterUserOp and postOp only from the EntryPoint", async () => {
+      const op = buildUserOperation({ sender: s.stranger.address, nonce: 0n, callData: "0x", maxFeePerGas: 1n });
+      await expect(s.strangerContracts.paymaster.validatePaymasterUserOp(op, ZeroHash, 0n)).rejects.toMatchObject({
+        reason: "Sender not EntryPoint",
+      });
+      await expect(s.strangerContracts.paymaster.postOp(0, "0x", 0n)).rejects.toMatchObject({ reason: "Sender not EntryPoint" });
+    });
+
+    it("takes deposits from anyone and lets only its owner stake, unlock and withdraw the stake", async () => {
+      const { paymaster, entryPoint } = s.platformContracts;
+      await (await s.strangerContracts.paymaster.deposit({ value: 5n })).wait();
+      expect(await paymaster.getDeposit()).toBe(XOTN + 5n);
+      await expectRevert(s.strangerContracts.paymaster.unlockStake(), "NotOwner");
+      await expectRevert(s.strangerContracts.paymaster.withdrawStake(s.stranger.address), "NotOwner");
+      await (await paymaster.addStake(60, { value: 100n })).wait();
+      expect((await entryPoint.getDepositInfo(s.addresses.paymaster)).staked).toBe(true);
+      await (await paymaster.unlockStake()).wait();
+      await increaseTime(s.provider, 61);
+      const before = await s.provider.getBalance(s.stranger.address);
+      await (await paymaster.withdrawStake(s.stranger.address)).wait();
+      expect((await s.provider.getBalance(s.stranger.address)) - before).toBe(100n);
+    });
+
+    it("hands ownership over only by its owner", async () => {
+      await expectRevert(s.strangerContracts.paymaster.transferOwnership(s.stranger.address), "NotOwner");
+      await (await s.platformContracts.paymaster.transferOwnership(s.stranger.address)).wait();
+      expect(await s.platformContracts.paymaster.owner()).toBe(s.stranger.address);
+    });
+  });
+
+  describe("Ownable2Step on XOTN and the exchange", () => {
+    it("renounces only on the owner's call, after which platform functions are refused", async () => {
+      await expectRevert(s.strangerContracts.exchange.renounceOwnership(), "NotPlatform");
+      await expectRevert(s.strangerContracts.xotn.renounceOwnership(), "NotOwner");
+      await (await s.platformContracts.exchange.renounceOwnership()).wait();
+      expect(await s.platformContracts.exchange.owner()).toBe(ZeroAddress);
+      await expectRevert(s.platformContracts.exchange.set_release_enabled(CUID, true), "NotPlatform");
+      await expectRevert(s.strangerContracts.exchange.transferOwnership(s.stranger.address), "NotPlatform");
+    });
+  });
+});

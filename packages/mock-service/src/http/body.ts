@@ -14,7 +14,8 @@ export async function readText(request: Request, limit: number | null): Promise<
 
 /** Validates `data` with a schema, or throws 400 invalid_request with `details`. */
 export function validate<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-  const parsed = schema.safeParse(data);
+  // reportInput lets validationDetails tell "is required" from "wrong type" (zod 4 omits issue.input by default).
+  const parsed = schema.safeParse(data, { reportInput: true });
   if (parsed.success) return parsed.data;
   const details = validationDetails(parsed.error);
   throw new HttpError("invalid_request", { message: `Invalid request: ${summarizeDetails(details)}.`, details });

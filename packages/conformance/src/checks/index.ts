@@ -1,0 +1,20 @@
+import { authorizeChecks } from "./authorize.js";
+import { badInputChecks } from "./bad-input.js";
+import type { CheckGroup } from "./check.js";
+import { contentTokenChecks } from "./content-tokens.js";
+import { devCenterChecks } from "./dev-center.js";
+import { oauthMetaChecks } from "./oauth-meta.js";
+import { statusChecks } from "./status.js";
+import { tokenChecks } from "./token.js";
+import { validateRevokeChecks } from "./validate-revoke.js";
+
+/** Every always-on check group, by feature, in the order the suite runs them. */
+export const CHECK_GROUPS: Readonly<Record<string, CheckGroup>> = {
+  "developer center": devCenterChecks,
+  authorize: authorizeChecks,
+  token: tokenChecks,
+  "validate / revoke": validateRevokeChecks,
+  status: statusChecks,
+  "oauth-meta (backend SDK flow)": oauthMetaChecks,
+  "bad input": badInputChecks,
+};

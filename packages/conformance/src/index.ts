@@ -1,0 +1,123 @@
+/**
+ * `@slotgate/conformance`: the Slotgate HTTP-contract conformance suite, written once and run against
+ * the simulated service (`@slotgate/mock-service`) and the reference server.
+ *
+ * Run it whole with {@link defineConformanceSuite}, or call one check function directly with a context
+ * from {@link createConformanceContext} (e.g. to prove that a deliberately broken service fails it).
+ *
+ * @example
+ * ```ts
+ * import { defineConformanceSuite } from "@slotgate/conformance";
+ * defineConformanceSuite({ name: "simulated service", baseUrl: () => mock.baseUrl, operator: mock.operator });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { defineConformanceSuite } from "./define-suite.js";
+export {
+  type AuthorizeFields,
+  type AuthorizePage,
+  type ConformanceContext,
+  type RegisteredClient,
+  type TestUser,
+  createConformanceContext,
+} from "./context.js";
+export type { ConformanceOperator, ConformanceTarget } from "./target.js";
+export { ConformanceError, type ConformanceErrorCode } from "./errors.js";
+export { type CallbackReceiver, type ReceivedCallback, startCallbackReceiver } from "./callback-receiver.js";
+export type { Check, CheckGroup } from "./checks/check.js";
+export { CHECK_GROUPS } from "./checks/index.js";
+export {
+  authorizeChecks,
+  authorizeEnforcesCsrf,
+  authorizeErrorsAreHtmlForBrowsers,
+  authorizeLoopbackRedirectsWithJwt,
+  authorizePageApproveRedirectsWithCode,
+  authorizePageDenyRedirectsAccessDenied,
+  authorizePopupPostsResult,
+  authorizePostRevalidatesParams,
+  authorizeRejectsMissingParams,
+  authorizeRejectsUnknownClient,
+  authorizeRejectsUnsupportedResponseType,
+  authorizeRejectsWrongCredentials,
+  authorizeRequiresExactRedirectUri,
+  authorizeShowsLoginForm,
+  authorizeSignupRejectsTakenEmail,
+} from "./checks/authorize.js";
+export {
+  codeIsBoundToClient,
+  codeIsBoundToRedirectUri,
+  codeIsSingleUse,
+  pkceIsEnforced,
+  tokenChecks,
+  tokenContentAddressForBlockchainClient,
+  tokenExchangeFormBasic,
+  tokenExchangeJsonPost,
+  tokenRejectsBadClientAuth,
+  tokenRejectsBothAuthMethods,
+  tokenRejectsUnregisteredRedirectUri,
+  tokenRejectsUnsupportedGrantType,
+  unknownCodeIsRejected,
+} from "./checks/token.js";
+export {
+  bearerEndpointsAllowCors,
+  expiredTokenChecks,
+  jwksVerifiesTokens,
+  revokeDeactivatesToken,
+  validateAcceptsAccessToken,
+  validateAcceptsUserJwt,
+  validateRejectsExpiredToken,
+  validateRejectsForgedToken,
+  validateRejectsMissingOrMalformed,
+  validateRevokeChecks,
+} from "./checks/validate-revoke.js";
+export {
+  statusAcceptsUserJwt,
+  statusBodiesProperty,
+  statusChecks,
+  statusIsPerClient,
+  statusLifecycle,
+  statusRejectsBadBodies,
+  statusRejectsOtherUsersToken,
+  statusRequiresBearer,
+} from "./checks/status.js";
+export {
+  metaAuthorizeRejectsBadRequests,
+  metaAuthorizeRejectsOtherClientsToken,
+  metaCodeIsSingleUse,
+  metaFlowDeliversCallbackAndSlotInfo,
+  metaGetTokenChecksClientAndBinding,
+  oauthMetaChecks,
+} from "./checks/oauth-meta.js";
+export {
+  clientRegistrationRequiresDeveloperToken,
+  clientRegistrationShowsSecretOnce,
+  clientRegistrationValidates,
+  clientsListedOnlyForOwner,
+  devCenterChecks,
+  devLoginRejectsWrongCredentials,
+  devSignupAndLogin,
+  devSignupRejectsTakenEmail,
+} from "./checks/dev-center.js";
+export {
+  balanceAdexValidation,
+  contentTokenChecks,
+  contentTokenEndpointsRequireClientAuth,
+  providerRegistrationIssuesKeyOnce,
+  providerWorld,
+  purchaseSplits15To85,
+  releaseRequiresFlagAndSettlesOnce,
+  spendMovesBalanceToUsed,
+  spendRejectsBadMessages,
+  testEncryptionMatchesLocalAes,
+  type ProviderWorld,
+} from "./checks/content-tokens.js";
+export {
+  badInputChecks,
+  oauthEndpointsIgnoreUnknownParams,
+  rejectsMalformedJson,
+  rejectsOversizedBody,
+  rejectsUnknownFields,
+  rejectsWrongTypes,
+  unknownRouteIs404,
+} from "./checks/bad-input.js";

@@ -1,0 +1,152 @@
+/**
+ * End to end against the real reference server (@slotgate/server) on 127.0.0.1: a developer,
+ * a client application and an end user are created through the public HTTP API, the user logs
+ * in through the loopback flow to obtain a user JWT, and the backend SDK exchanges it for slot info.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { decodeJwt } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SlotgateBackend, type SlotgateBackendError, silentLogger } from "../src/index.js";
+import { type RunningServer, freePort, nodeServer } from "./support/http-server.js";
+
+interface ServerHandle {
+  url: string;
+  close(): Promise<void>;
+}
+
+let service: ServerHandle;
+let dataDir: string;
+let callbackServer: RunningServer;
+let backend: SlotgateBackend;
+let client: { client_id: string; client_secret: string };
+let redirectUri: string;
+let loopbackUri: string;
+let email: string;
+
+async function json(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
+  const res = await fetch(`${service.url}${path}`, {
+    method: init.method ?? "GET",
+    headers: {
+      ...(init.body === undefined ? {} : { "content-type": "application/json" }),
+      ...(init.token ? { authorization: `Bearer ${init.token}` } : {}),
+    },
+    ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/** Signs up an end user on the authorize form (loopback mode) and returns the user JWT from the redirect. */
+async function loginUser(): Promise<string> {
+  email = `player-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+  const params = { client_id: client.client_id, redirect_uri: loopbackUri, response_type: "code", state: "e2e-state-1" };
+  const page = await fetch(`${service.url}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept: "text/html" } });
+  expect(page.status).toBe(200);
+  const cookie = page.headers.get("set-cookie")!.split(";")[0]!;
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
+  const res = await fetch(`${service.url}/oauth/authorize`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie },
+    body: new URLSearchParams({ ...params, csrf_token: csrf, email, password: "user-password-123", decision: "approve", intent: "signup" }),
+    redirect: "manual",
+  });
+  expect(res.status).toBe(302);
+  const location = new URL(res.headers.get("location")!);
+  expect(location.searchParams.get("state")).toBe("e2e-state-1");
+  return location.searchParams.get("jwt")!;
+}
+
+beforeAll(async () => {
+  const { loadConfig, startServer } = await import("@slotgate/server");
+  dataDir = mkdtempSync(join(tmpdir(), "slotgate-backend-sdk-e2e-"));
+  service = await startServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }));
+  callbackServer = await nodeServer((req, res) => backend.handleCallback(req, res));
+  redirectUri = `${callbackServer.origin}/slotgate/callback`;
+  loopbackUri = `http://127.0.0.1:${await freePort()}/callback`;
+
+  const dev = await json("/v1/dev-user/signup", { method: "POST", body: { email: `dev-${Date.now()}@example.test`, password: "dev-password-123" } });
+  expect(dev.status).toBe(201);
+  const reg = await json("/v1/dev-user/clients", {
+    method: "POST",
+    token: String(dev.body.token),
+    body: {
+      name: "Backend SDK e2e",
+      redirect_uris: [redirectUri, loopbackUri],
+      download_url: "https://game.example/download",
+      web_url: "https://game.example/",
+      platform: "web",
+      blockchain: false,
+    },
+  });
+  expect(reg.status).toBe(201);
+  client = { client_id: String(reg.body.client_id), client_secret: String(reg.body.client_secret) };
+  backend = new SlotgateBackend({
+    authServerUrl: service.url,
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+    redirectUri,
+    logger: silentLogger,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await backend?.shutdown();
+  await callbackServer?.close();
+  await service?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("backend SDK against the reference server", () => {
+  it("gets slot info from a user JWT, and the access token validates", async () => {
+    const jwt = await loginUser();
+    const info = await backend.getSlotInfo(jwt);
+    expect(info).toEqual({
+      id: decodeJwt(jwt).sub,
+      access_token: expect.any(String),
+      content_address: "",
+      token_nickname: email.split("@")[0],
+      tr_cnt: 0,
+      code: expect.any(String),
+    });
+    const validate = await json("/v1/oauth/validate", { token: info.access_token });
+    expect(validate.status).toBe(200);
+    expect(validate.body).toMatchObject({ user_id: info.id, client_id: client.client_id, token_use: "access_token" });
+  });
+
+  it("syncs login and logout status with the access token", async () => {
+    const info = await backend.getSlotInfo(await loginUser());
+    const login = await backend.statusLogin({ accessToken: info.access_token, userId: info.id });
+    expect(login).toMatchObject({ ok: true, attempts: 1, response: { status: "logged_in" } });
+    const logout = await backend.statusLogout({ accessToken: info.access_token, userId: info.id });
+    expect(logout).toMatchObject({ ok: true, response: { status: "logged_out", transfer_enabled: true } });
+  });
+
+  it("a replayed callback is ignored: the code is single use and the first result stands", async () => {
+    const info = await backend.getSlotInfo(await loginUser());
+    // Whatever an attacker replays to the callback route, nothing is pending under a used state.
+    const res = await fetch(`${redirectUri}?code=${info.code}&state=${"Q".repeat(43)}&success=1`, { method: "POST" });
+    expect(res.status).toBe(200);
+    expect(backend.pendingCount).toBe(0);
+  });
+
+  it("AUTHORIZE_ERROR with the server's code for a forged JWT", async () => {
+    const jwt = await loginUser();
+    const [h, p] = jwt.split(".");
+    const err = (await backend.getSlotInfo(`${h}.${p}.${"A".repeat(86)}`).catch((e: unknown) => e)) as SlotgateBackendError;
+    expect(err).toMatchObject({ code: "AUTHORIZE_ERROR", error: "invalid_token", serviceStatus: 401 });
+  });
+
+  it("TOKEN_EXCHANGE_ERROR invalid_client with a wrong secret", async () => {
+    const wrong = new SlotgateBackend({ ...backend.config, clientSecret: "not-the-secret-000000000000000000000000000", logger: silentLogger });
+    const saved = backend;
+    backend = wrong;
+    try {
+      const err = (await wrong.getSlotInfo(await loginUser()).catch((e: unknown) => e)) as SlotgateBackendError;
+      expect(err).toMatchObject({ code: "TOKEN_EXCHANGE_ERROR", error: "invalid_client", serviceStatus: 401 });
+    } finally {
+      backend = saved;
+      await wrong.shutdown();
+    }
+  });
+});

@@ -73,6 +73,6 @@ export async function authenticateUser(ctx: MockContext, request: Request): Prom
 export async function authenticateDev(ctx: MockContext, request: Request): Promise<VerifiedToken> {
   const keys = await ctx.ready();
   const claims = await verifyToken(keys, bearerToken(request), ctx.baseUrl, ctx.now());
-  if (!claims || claims.token_use !== "dev_user" || !ctx.state.devUsers.has(claims.sub)) throw invalidToken();
+  if (claims?.token_use !== "dev_user" || !ctx.state.devUsers.has(claims.sub)) throw invalidToken();
   return claims;
 }

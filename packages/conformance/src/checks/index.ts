@@ -1,7 +1,6 @@
 import { authorizeChecks } from "./authorize.js";
 import { badInputChecks } from "./bad-input.js";
 import type { CheckGroup } from "./check.js";
-import { contentTokenChecks } from "./content-tokens.js";
 import { devCenterChecks } from "./dev-center.js";
 import { oauthMetaChecks } from "./oauth-meta.js";
 import { statusChecks } from "./status.js";

@@ -4,8 +4,12 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
-    hookTimeout: 60_000,
-    // One in-process EVM per file is plenty on two shared cores.
-    fileParallelism: false,
+    hookTimeout: 120_000,
+    // One worker, shared module state: the in-process EVM and the PGlite database boot once for the
+    // whole suite (PGlite's WASM start-up dominates on a busy two-core machine). Every test uses fresh
+    // user ids, cuids and its own contract deployment, so files do not see each other's data.
+    pool: "forks",
+    maxWorkers: 1,
+    isolate: false,
   },
 });

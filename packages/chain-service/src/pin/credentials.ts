@@ -7,6 +7,7 @@ import { restoreKey } from "../keys/split.js";
 import { wipe } from "../keys/wipe.js";
 import { findKeys, findWallet, type WalletRecord } from "../storage/wallets.js";
 import { clearPinAttempts, reservePinAttempt } from "../storage/pin-attempts.js";
+import { KeyedLock } from "./keyed-lock.js";
 
 /** The PIN-gated credentials a client sends with every signing request (spec 4.10). */
 export interface PinCredentials {
@@ -51,6 +52,16 @@ export async function unlockOwnerKey(
 ): Promise<{ key: Buffer; wallet: WalletRecord }> {
   checkCredentials(credentials);
   const wallet = await requireWallet(ctx, credentials.user_uuid);
+  return pinChecks.run(wallet.userUuid, () => checkPin(ctx, credentials, wallet));
+}
+
+const pinChecks = new KeyedLock<number>();
+
+async function checkPin(
+  ctx: ServiceContext,
+  credentials: PinCredentials,
+  wallet: WalletRecord,
+): Promise<{ key: Buffer; wallet: WalletRecord }> {
   const reservation = await reservePinAttempt(ctx.db, wallet.userUuid, ctx.now(), ctx.pin.lockout);
   if (!reservation.allowed) {
     const seconds = Math.max(1, Math.ceil((reservation.lockedUntil.getTime() - ctx.now().getTime()) / 1000));

@@ -7,6 +7,8 @@ export function pinOf(pin: string, salt = randomBytes(32).toString("hex")) {
   return { pin_hash: createHash("sha256").update(pin + salt).digest("hex"), pin_salt: salt };
 }
 
+let pgliteOnce: PGlite | undefined;
+
 export interface Harness {
   service: ChainService;
   db: SqlDatabase;
@@ -15,7 +17,8 @@ export interface Harness {
 
 /** A service on the in-process chain with an in-memory PGlite database. */
 export async function startService(overrides: Partial<ChainServiceConfig> = {}, wrapDb?: (db: SqlDatabase) => SqlDatabase): Promise<Harness> {
-  const pglite = new PGlite();
+  pgliteOnce ??= new PGlite();
+  const pglite = pgliteOnce;
   const db = fromPGlite(pglite);
   const service = await createChainService({
     db: wrapDb ? wrapDb(db) : db,

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Contract, Wallet } from "ethers";
+import { entryPointAbi, xotnAbi } from "@slotgate/contracts";
+import type { BuiltInBundler } from "../src/index.js";
+import { contextOf } from "../src/service.js";
+import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startService({ bundler: { kind: "built-in", batchIntervalMs: 20, maxBatchSize: 24 } });
+});
+afterAll(async () => {
+  await h.service.close();
+});
+
+describe("sponsored operations under concurrency", () => {
+  it("lands 50 operations submitted at once (30 for one wallet, 4 each for five more) exactly once, batched", async () => {
+    const { service } = h;
+    const ctx = contextOf(service);
+    const users = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const id = newUserId();
+        const pin = pinOf("000111");
+        const reg = (await service.registerPin({ user_uuid: id, ...pin })).data[0]!;
+        await service.fundWallet({ user_uuid: id, xotn: "1000", wallet: "user" });
+        return { id, pin, reg };
+      }),
+    );
+    const counts = [30, 4, 4, 4, 4, 4];
+    const receiver = Wallet.createRandom().address;
+    const jobs = users.flatMap((user, index) =>
+      Array.from({ length: counts[index]! }, (_, n) =>
+        service.verifyPin({
+          user_uuid: user.id,
+          ...user.pin,
+          key_share_user: user.reg.key_share_user,
+          operation: {
+            kind: "erc20_transfer",
+            from_address: user.reg.address,
+            to_address: receiver,
+            amount: String(n + 1),
+            contract_address: service.addresses.xotn,
+          },
+        }),
+      ),
+    );
+    expect(jobs).toHaveLength(50);
+    const bundler = ctx.submitter as BuiltInBundler;
+    const batchesBefore = bundler.stats.batches;
+    const results = await Promise.all(jobs);
+
+    expect(new Set(results.map((r) => r.user_op_hash)).size).toBe(50);
+    const deployments = results.filter((r) => r.deployed_wallet).length;
+    expect(deployments).toBe(6);
+    const entryPoint = new Contract(service.addresses.entryPoint, entryPointAbi, ctx.provider);
+    const xotn = new Contract(service.addresses.xotn, xotnAbi, ctx.provider);
+    for (const [index, user] of users.entries()) {
+      const count = counts[index]!;
+      expect(await entryPoint.getNonce(user.reg.address, 0n)).toBe(BigInt(count));
+      expect(await xotn.balanceOf(user.reg.address)).toBe(1000n - BigInt((count * (count + 1)) / 2));
+    }
+    expect(await xotn.balanceOf(receiver)).toBe(BigInt(465 + 5 * 10));
+    const batches = bundler.stats.batches - batchesBefore;
+    expect(batches).toBeLessThan(50);
+    expect(bundler.stats.largestBatch).toBeGreaterThan(1);
+    expect(new Set(results.map((r) => r.tx_hash)).size).toBe(batches);
+  });
+});

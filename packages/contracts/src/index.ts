@@ -45,6 +45,10 @@ export {
 } from "./wallet/addresses.js";
 export type { WalletAddresses } from "./wallet/addresses.js";
 
+// Wallet calls for the exchange and key rotation
+export { buyContentTokenCalls, buySlotCall, changeOwnerCallData, changeSlotOwnerCall } from "./exchange/wallet-calls.js";
+export type { BuyContentTokenCallsInput } from "./exchange/wallet-calls.js";
+
 // Sponsored UserOperations (spec 4.11)
 export {
   buildUserOperation,

@@ -143,3 +143,23 @@ describe("pure helpers (no chain)", () => {
     expect(Wallet).toBeDefined();
   });
 });
+
+describe("wallet calls", () => {
+  it("builds approve + buy_content_token, buy_slot, change_slot_owner and changeOwner calls", async () => {
+    const { buyContentTokenCalls, buySlotCall, changeOwnerCallData, changeSlotOwnerCall, xotnAbi } = await import("../src/index.js");
+    const exchange = new Interface(contentTokenExchangeAbi);
+    const [approve, buy] = buyContentTokenCalls({ xotn: TARGET, exchange: FACTORY, slot: OWNER, cuid: "g", amount: 5n });
+    expect(approve?.to).toBe(TARGET);
+    expect([...new Interface(xotnAbi).decodeFunctionData("approve", approve?.data ?? "0x")]).toEqual([FACTORY, 5n]);
+    expect(buy?.to).toBe(FACTORY);
+    expect([...exchange.decodeFunctionData("buy_content_token", buy?.data ?? "0x")]).toEqual([OWNER, "g", 5n]);
+    expect(() => buyContentTokenCalls({ xotn: TARGET, exchange: FACTORY, slot: OWNER, cuid: "g", amount: 0n })).toThrow(ContractsError);
+    expect([...exchange.decodeFunctionData("buy_slot", buySlotCall(FACTORY, OWNER, 3n, "g").data ?? "0x")]).toEqual([OWNER, 3n, "g"]);
+    expect([...exchange.decodeFunctionData("change_slot_owner", changeSlotOwnerCall(FACTORY, "g", 3n, TARGET).data ?? "0x")]).toEqual([
+      "g",
+      3n,
+      TARGET,
+    ]);
+    expect([...new Interface(slotgateAccountAbi).decodeFunctionData("changeOwner", changeOwnerCallData(OWNER).callData)]).toEqual([OWNER]);
+  });
+});

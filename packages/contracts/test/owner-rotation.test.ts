@@ -4,6 +4,10 @@ import {
   C_SALT,
   ContractsError,
   W_SALT,
+  buyContentTokenCalls,
+  buySlotCall,
+  changeOwnerCallData,
+  changeSlotOwnerCall,
   computeWalletAddress,
   connectAccount,
   slotgateAccountAbi,
@@ -11,7 +15,7 @@ import {
 } from "../src/index.js";
 import { expectRevert, offlineKey, snapshot } from "./support/chain.js";
 import { CUID, type TestSystem, XOTN, startSystem } from "./support/system.js";
-import { accountInterface, exchangeInterface, sendAs, walletsOf, xotnInterface } from "./support/wallets.js";
+import { accountInterface, sendAs, walletsOf, xotnInterface } from "./support/wallets.js";
 
 describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
   let s: TestSystem;
@@ -33,9 +37,8 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     // State worth keeping: XOTN, an approval, content tokens of the slot wallet, a slot owned by the wallet.
     await (await xotn.transfer(userWallet, 5n * XOTN)).wait();
     await sendAs(s, oldOwner, [
-      { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, XOTN]) },
-      { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, XOTN]) },
-      { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_slot", [userWallet, 7n, CUID]) },
+      ...buyContentTokenCalls({ xotn: s.addresses.xotn, exchange: s.addresses.exchange, slot: slotWallet, cuid: CUID, amount: XOTN }),
+      buySlotCall(s.addresses.exchange, userWallet, 7n, CUID),
       { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 123n]) },
     ]);
     const before = {
@@ -46,9 +49,7 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     };
     expect(before.owner).toBe(userWallet);
 
-    const rotated = await sendAs(s, oldOwner, {
-      callData: accountInterface.encodeFunctionData("changeOwner", [newOwner.address]),
-    });
+    const rotated = await sendAs(s, oldOwner, changeOwnerCallData(newOwner.address));
     const account = connectAccount(userWallet, s.provider);
     expect(await account.owner()).toBe(newOwner.address);
     const receipt = await s.provider.getTransactionReceipt(rotated.transactionHash);
@@ -77,7 +78,7 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     const next = await sendAs(
       s,
       newOwner,
-      { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("change_slot_owner", [CUID, 7n, s.stranger.address]) },
+      changeSlotOwnerCall(s.addresses.exchange, CUID, 7n, s.stranger.address),
       { sender: userWallet },
     );
     expect(next.sender).toBe(userWallet);

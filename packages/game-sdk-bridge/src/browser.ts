@@ -4,6 +4,15 @@ import { GameSdkBridgeError } from "./errors.js";
 /**
  * Opens a URL for the player. {@link login} calls it once with the authorize URL.
  * It may return a promise; a throw or rejection ends the login with `BROWSER_OPEN_FAILED`.
+ *
+ * @example
+ * ```ts
+ * import { type OpenBrowser, login } from "@slotgate/game-sdk-bridge";
+ *
+ * // A tool on a machine without a desktop: let the player open the address elsewhere on this machine.
+ * const openBrowser: OpenBrowser = (url) => console.log(`Open this address to sign in: ${url}`);
+ * const result = await login(config, { openBrowser });
+ * ```
  */
 export type OpenBrowser = (url: string) => void | Promise<void>;
 

@@ -1,9 +1,23 @@
 import { GameSdkBridgeError } from "./errors.js";
 
-/** Platform address used when no `SlotgateUrl` is given. */
+/**
+ * Platform address used when no `SlotgateUrl` is given.
+ * @example
+ * ```ts
+ * import { DEFAULT_SLOTGATE_URL } from "@slotgate/game-sdk-bridge";
+ * console.log(DEFAULT_SLOTGATE_URL); // "https://auth.slotgate.io"
+ * ```
+ */
 export const DEFAULT_SLOTGATE_URL = "https://auth.slotgate.io";
 
-/** How long {@link login} waits for the browser redirect, in milliseconds (spec 8: client login timeout). */
+/**
+ * How long {@link login} waits for the browser redirect, in milliseconds (spec 8: client login timeout).
+ * @example
+ * ```ts
+ * import { DEFAULT_LOGIN_TIMEOUT_MS, login } from "@slotgate/game-sdk-bridge";
+ * await login(config, { timeoutMs: 2 * DEFAULT_LOGIN_TIMEOUT_MS });
+ * ```
+ */
 export const DEFAULT_LOGIN_TIMEOUT_MS = 120_000;
 
 /** The only host the loopback listener binds to and the redirect URI may name (RFC 8252 section 8.3). */
@@ -55,6 +69,14 @@ export interface LoginConfigCamel {
  * Config of {@link login}: PascalCase (engine style) or camelCase names.
  * There is deliberately no client secret field: a secret must never ship in a
  * game build (spec 4.14, 5.4), and a config carrying one is refused.
+ *
+ * @example
+ * ```ts
+ * import type { LoginConfig } from "@slotgate/game-sdk-bridge";
+ *
+ * const fixedPort: LoginConfig = { ClientId: "my-game", RedirectUri: "http://127.0.0.1:53682/callback" };
+ * const fromJs: LoginConfig = { clientId: "my-game", redirectUri: "http://127.0.0.1:0/callback", loopbackPort: 53682 };
+ * ```
  */
 export type LoginConfig = LoginConfigPascal | LoginConfigCamel;
 

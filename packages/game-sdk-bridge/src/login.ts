@@ -6,7 +6,16 @@ import type { CallbackOutcome } from "./loopback/callback.js";
 import { startCallbackListener } from "./loopback/listener.js";
 import { failureResult, type LoginResult, successResult } from "./result.js";
 
-/** How {@link login} runs in this JavaScript process. */
+/**
+ * How {@link login} runs in this JavaScript process.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * cancelButton.onclick = () => controller.abort();
+ * const result = await login(config, { timeoutMs: 300_000, signal: controller.signal });
+ * ```
+ */
 export interface LoginOptions {
   /**
    * How long to wait for the redirect after the listener starts, in milliseconds.

@@ -3,6 +3,13 @@ import { GameSdkBridgeError, type GameSdkBridgeErrorCode } from "./errors.js";
 /**
  * Outcome of {@link login}. Every field is present twice: PascalCase as in the
  * engine SDK (spec 4.14) and camelCase for JavaScript callers; both hold the same value.
+ *
+ * @example
+ * ```ts
+ * const result: LoginResult = await login(config);
+ * if (result.success) sendToBackend(result.jwt);
+ * else if (result.errorCode === "PORT_IN_USE") showMessage(result.errorMessage);
+ * ```
  */
 export interface LoginResult {
   /** `true` when the player signed in and `Jwt` is set. */

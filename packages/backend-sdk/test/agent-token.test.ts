@@ -1,4 +1,4 @@
-import { type JWK, type KeyObject, SignJWT, exportJWK, generateKeyPair } from "jose";
+import { type JWK, SignJWT, exportJWK, generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SlotgateBackend, SlotgateBackendError, silentLogger } from "../src/index.js";
 import { type RunningServer, freePort, nodeServer } from "./support/http-server.js";
@@ -8,8 +8,8 @@ let server: RunningServer;
 let published: JWK[] = [];
 let jwksStatus = 200;
 let jwksRequests = 0;
-let key1: { privateKey: CryptoKey | KeyObject; kid: string };
-let stranger: { privateKey: CryptoKey | KeyObject; kid: string };
+let key1: { privateKey: Parameters<SignJWT["sign"]>[0]; kid: string };
+let stranger: { privateKey: Parameters<SignJWT["sign"]>[0]; kid: string };
 
 async function makeKey(kid: string) {
   const { privateKey, publicKey } = await generateKeyPair("ES256");
@@ -42,7 +42,7 @@ function delegation(clientId = "sg_agent_app"): SlotgateBackend {
   });
 }
 
-function token(signer: { privateKey: CryptoKey | KeyObject; kid: string }, claims: Record<string, unknown> = {}, expSeconds = 300) {
+function token(signer: { privateKey: Parameters<SignJWT["sign"]>[0]; kid: string }, claims: Record<string, unknown> = {}, expSeconds = 300) {
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ scope: "slot:read", ...claims })
     .setProtectedHeader({ alg: "ES256", kid: signer.kid, typ: "JWT" })

@@ -228,7 +228,7 @@ describe("getSlotInfo against the simulated service", () => {
   it("an unknown state is answered 200 and ignored", async () => {
     await fresh();
     const getToken = countRequests(mock, "/v1/oauth-meta/get_token");
-    for (const params of [{ state: "A".repeat(43), code: "c", success: "1" }, { state: "bad state!", code: "c", success: "1" }, {}]) {
+    for (const params of [{ state: "A".repeat(43), code: "c", success: "1" }, { state: "bad state!", code: "c", success: "1" }, {}] as Record<string, string>[]) {
       const res = await postCallback(redirectUri, params);
       expect(res.status).toBe(200);
     }

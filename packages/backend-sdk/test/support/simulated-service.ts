@@ -1,12 +1,12 @@
 import { FIXTURES, type MockService, createMockService } from "@slotgate/mock-service";
 import { http, HttpResponse } from "msw";
-import { type SetupServerApi, setupServer } from "msw/node";
+import { setupServer } from "msw/node";
 import { SlotgateBackend, type SlotgateBackendOptions, silentLogger } from "../../src/index.js";
 
 export { FIXTURES };
 
 /** One MSW interceptor per test file; handlers are swapped per simulated service. */
-export const msw: SetupServerApi = setupServer();
+export const msw = setupServer();
 
 export function startMsw(): void {
   msw.listen({ onUnhandledRequest: "bypass" });

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getAddress, parseEther } from "ethers";
+import { connectAccount } from "@slotgate/contracts";
+import { ChainServiceError, type SqlDatabase, readMnemonicBackup } from "../src/index.js";
+import { contextOf } from "../src/service.js";
+import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+
+/** Fails the transaction that rotates the owner (after running its statements, so it really rolls back). */
+let failRotation = false;
+function faulty(db: SqlDatabase): SqlDatabase {
+  const wrap = (inner: SqlDatabase, inTx: boolean): SqlDatabase => ({
+    query: (text, params) => inner.query(text, params),
+    transaction: (fn) =>
+      inner.transaction(async (tx) => {
+        let rotates = false;
+        const spy: SqlDatabase = {
+          query: (text, params) => {
+            if (text.includes("SET owner_eoa")) rotates = true;
+            return tx.query(text, params);
+          },
+          transaction: (inner2) => wrap(tx, true).transaction(inner2),
+        };
+        const result = await fn(spy);
+        if (rotates && failRotation && !inTx) {
+          failRotation = false;
+          throw new Error("injected database failure");
+        }
+        return result;
+      }),
+  });
+  return wrap(db, false);
+}
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startService({}, faulty);
+});
+afterAll(async () => {
+  await h.service.close();
+});
+
+describe("recovery is reconciled after a failed database step", () => {
+  it("keeps the chain owner's key and finishes at the next recovery", async () => {
+    const { service } = h;
+    const ctx = contextOf(service);
+    const user = newUserId();
+    const pin = pinOf("777777");
+    const reg = (await service.registerPin({ user_uuid: user, ...pin })).data[0]!;
+    const slot = (await service.contentAddressFor(user))!;
+    await service.fundWallet({ user_uuid: user, xotn: parseEther("1").toString() });
+    // Deploy the slot wallet; the user wallet stays undeployed (recovery must deploy it).
+    await service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", amount: "5" } });
+    const originalOwner = getAddress(await connectAccount(slot, ctx.provider).owner());
+
+    failRotation = true;
+    const firstPin = pinOf("888888");
+    const error = await service.recover({ user_uuid: user, ...firstPin, identity_verified: true }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect((error as Error).message).toContain("injected database failure");
+    // The chain step landed: both wallets have a new owner the database does not know yet.
+    const chainOwner = getAddress(await connectAccount(slot, ctx.provider).owner());
+    expect(chainOwner).not.toBe(originalOwner);
+    expect(getAddress(await connectAccount(reg.address, ctx.provider).owner())).toBe(chainOwner);
+    const stored = await h.db.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user]);
+    expect(getAddress(stored.rows[0]!.owner_eoa)).toBe(originalOwner);
+    // The old key still unlocks in the database, but the chain refuses its signature.
+    const stale = await service
+      .verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", amount: "6" } })
+      .catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(ChainServiceError);
+    expect((stale as ChainServiceError).code).toBe("chain_reverted");
+
+    // The next recovery reconciles: it signs with the pending owner's key and rotates again.
+    const secondPin = pinOf("999999");
+    const recovered = (await service.recover({ user_uuid: user, ...secondPin, identity_verified: true })).data[0]!;
+    expect(recovered.address).toBe(reg.address);
+    const finalOwner = getAddress(await connectAccount(slot, ctx.provider).owner());
+    expect(finalOwner).not.toBe(chainOwner);
+    expect(finalOwner).not.toBe(originalOwner);
+    const after = await h.db.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user]);
+    expect(getAddress(after.rows[0]!.owner_eoa)).toBe(finalOwner);
+    const pending = await h.db.query("SELECT 1 FROM cs_pending_rotations WHERE user_uuid = $1", [user]);
+    expect(pending.rows).toHaveLength(0);
+    const words = await readMnemonicBackup(recovered.mnemonic, secondPin.pin_hash);
+    expect(words.split(" ")).toHaveLength(12);
+    // The new share signs; the wallet kept its allowance.
+    const ok = await service.verifyPin({
+      user_uuid: user,
+      ...secondPin,
+      key_share_user: recovered.key_share_user,
+      operation: { kind: "approve_purchases", amount: "7" },
+    });
+    expect(ok.tx_hash).toMatch(/^0x/);
+    expect(await ctx.contracts.xotn.allowance(slot, service.addresses.operator)).toBe(7n);
+  });
+});

@@ -1,4 +1,4 @@
-import { type BaseContract, ContractFactory, type InterfaceAbi, MaxUint256, type Signer, getAddress } from "ethers";
+import { type BaseContract, ContractFactory, type InterfaceAbi, MaxUint256, type Signer } from "ethers";
 import { type SlotgateAddresses, connectContracts } from "./contracts/connect.js";
 import { ContractsError } from "./errors.js";
 import { contentTokenExchangeAbi, contentTokenExchangeBytecode } from "./generated/contentTokenExchange.js";
@@ -6,6 +6,7 @@ import { entryPointAbi, entryPointBytecode } from "./generated/entryPoint.js";
 import { slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode } from "./generated/slotgateAccountFactory.js";
 import { slotgatePaymasterAbi, slotgatePaymasterBytecode } from "./generated/slotgatePaymaster.js";
 import { xotnAbi, xotnBytecode } from "./generated/xotn.js";
+import { requireAddress, requireNonNegative } from "./validate.js";
 import { computeAccountImplementationAddress } from "./wallet/addresses.js";
 
 /** Options of {@link deploy}. */
@@ -45,21 +46,6 @@ export interface DeployResult extends SlotgateAddresses {
   paymasterSigner: string;
   /** Chain id the system lives on. */
   chainId: bigint;
-}
-
-function checkedAddress(value: string, what: string): string {
-  try {
-    return getAddress(value);
-  } catch (cause) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} is not an address`, { cause });
-  }
-}
-
-function checkedAmount(value: bigint, what: string): bigint {
-  if (typeof value !== "bigint" || value < 0n) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} must be a non-negative bigint`);
-  }
-  return value;
 }
 
 async function step<T>(what: string, action: () => Promise<T>): Promise<T> {
@@ -104,12 +90,12 @@ async function deployContract(
  */
 export async function deploy(signer: Signer, options: DeployOptions): Promise<DeployResult> {
   if (signer.provider == null) throw new ContractsError("INVALID_ARGUMENT", "signer must be connected to a provider");
-  const paymasterSigner = checkedAddress(options.paymasterSigner, "paymasterSigner");
+  const paymasterSigner = requireAddress(options.paymasterSigner, "paymasterSigner");
   const deployer = await step("reading the deployer address", () => signer.getAddress());
-  const treasury = checkedAddress(options.treasury ?? deployer, "treasury");
-  const initialSupply = checkedAmount(options.initialSupply ?? 1_000_000_000n * 10n ** 18n, "initialSupply");
-  const paymasterDeposit = checkedAmount(options.paymasterDeposit ?? 10n ** 18n, "paymasterDeposit");
-  const releaseAllowance = checkedAmount(options.releaseAllowance ?? MaxUint256, "releaseAllowance");
+  const treasury = requireAddress(options.treasury ?? deployer, "treasury");
+  const initialSupply = requireNonNegative(options.initialSupply ?? 1_000_000_000n * 10n ** 18n, "initialSupply");
+  const paymasterDeposit = requireNonNegative(options.paymasterDeposit ?? 10n ** 18n, "paymasterDeposit");
+  const releaseAllowance = requireNonNegative(options.releaseAllowance ?? MaxUint256, "releaseAllowance");
   const { chainId } = await step("reading the chain id", () => (signer.provider as NonNullable<Signer["provider"]>).getNetwork());
 
   const xotn = await deployContract(signer, "XOTN", xotnAbi, xotnBytecode, [treasury, initialSupply]);
@@ -120,7 +106,7 @@ export async function deploy(signer: Signer, options: DeployOptions): Promise<De
   const entryPoint =
     options.entryPoint === undefined
       ? await deployContract(signer, "EntryPoint", entryPointAbi, entryPointBytecode, [])
-      : checkedAddress(options.entryPoint, "entryPoint");
+      : requireAddress(options.entryPoint, "entryPoint");
   const factory = await deployContract(signer, "SlotgateAccountFactory", slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode, [
     entryPoint,
   ]);
@@ -138,7 +124,7 @@ export async function deploy(signer: Signer, options: DeployOptions): Promise<De
   if (options.paymasterStake !== undefined) {
     const { amount, unstakeDelaySec } = options.paymasterStake;
     await step("staking the paymaster", async () => {
-      await (await contracts.paymaster.addStake(unstakeDelaySec, { value: checkedAmount(amount, "paymasterStake.amount") })).wait();
+      await (await contracts.paymaster.addStake(unstakeDelaySec, { value: requireNonNegative(amount, "paymasterStake.amount") })).wait();
     });
   }
   if (treasury === deployer && releaseAllowance > 0n) {

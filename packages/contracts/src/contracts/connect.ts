@@ -1,11 +1,11 @@
-import { Contract, type ContractRunner, getAddress } from "ethers";
-import { ContractsError } from "../errors.js";
+import { Contract, type ContractRunner } from "ethers";
 import { type ContentTokenExchangeContract, contentTokenExchangeAbi } from "../generated/contentTokenExchange.js";
 import { type EntryPointContract, entryPointAbi } from "../generated/entryPoint.js";
 import { type SlotgateAccountContract, slotgateAccountAbi } from "../generated/slotgateAccount.js";
 import { type SlotgateAccountFactoryContract, slotgateAccountFactoryAbi } from "../generated/slotgateAccountFactory.js";
 import { type SlotgatePaymasterContract, slotgatePaymasterAbi } from "../generated/slotgatePaymaster.js";
 import { type XotnContract, xotnAbi } from "../generated/xotn.js";
+import { requireAddress } from "../validate.js";
 
 /** Addresses of a deployed Slotgate system. */
 export interface SlotgateAddresses {
@@ -30,14 +30,6 @@ export interface SlotgateContracts {
   paymaster: SlotgatePaymasterContract;
 }
 
-function checked(value: string, what: string): string {
-  try {
-    return getAddress(value);
-  } catch (cause) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} is not an address`, { cause });
-  }
-}
-
 /**
  * Typed ethers v6 handles of every contract of a deployed system, bound to `runner` (a provider for
  * reads, a signer for transactions).
@@ -54,7 +46,7 @@ function checked(value: string, what: string): string {
  */
 export function connectContracts(addresses: SlotgateAddresses, runner: ContractRunner | null): SlotgateContracts {
   const at = <T>(address: string, abi: ConstructorParameters<typeof Contract>[1], what: string) =>
-    new Contract(checked(address, what), abi, runner) as unknown as T;
+    new Contract(requireAddress(address, what), abi, runner) as unknown as T;
   return {
     xotn: at<XotnContract>(addresses.xotn, xotnAbi, "xotn"),
     exchange: at<ContentTokenExchangeContract>(addresses.exchange, contentTokenExchangeAbi, "exchange"),
@@ -77,5 +69,5 @@ export function connectContracts(addresses: SlotgateAddresses, runner: ContractR
  * ```
  */
 export function connectAccount(wallet: string, runner: ContractRunner | null): SlotgateAccountContract {
-  return new Contract(checked(wallet, "wallet"), slotgateAccountAbi, runner) as unknown as SlotgateAccountContract;
+  return new Contract(requireAddress(wallet, "wallet"), slotgateAccountAbi, runner) as unknown as SlotgateAccountContract;
 }

@@ -1,7 +1,8 @@
-import { AbiCoder, Contract, type ContractRunner, type Provider, type Signer, concat, getAddress, getBytes } from "ethers";
+import { AbiCoder, Contract, type ContractRunner, type Provider, type Signer, concat, getBytes } from "ethers";
 import { ContractsError } from "../errors.js";
 import type { SlotgatePaymasterContract } from "../generated/slotgatePaymaster.js";
 import { slotgatePaymasterAbi } from "../generated/slotgatePaymaster.js";
+import { requireAddress, requireBytes } from "../validate.js";
 import type { UserOperation } from "./user-operation.js";
 
 /** Sponsorship validity of the spec (4.11): five minutes. */
@@ -88,13 +89,7 @@ export async function sponsorshipWindow(
 export function encodePaymasterAndData(paymaster: string, window: SponsorshipWindow, signature: string): string {
   const { validUntil, validAfter } = checkWindow(window);
   const encodedWindow = AbiCoder.defaultAbiCoder().encode(["uint48", "uint48"], [validUntil, validAfter]);
-  let paymasterAddress: string;
-  try {
-    paymasterAddress = getAddress(paymaster);
-  } catch (cause) {
-    throw new ContractsError("INVALID_ARGUMENT", "paymaster is not an address", { cause });
-  }
-  return concat([paymasterAddress, encodedWindow, signature]);
+  return concat([requireAddress(paymaster, "paymaster"), encodedWindow, requireBytes(signature, "signature")]);
 }
 
 /**

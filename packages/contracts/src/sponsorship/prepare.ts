@@ -1,7 +1,8 @@
-import { Contract, type Provider, type Signer, getAddress } from "ethers";
+import { Contract, type Provider, type Signer } from "ethers";
 import type { SlotgateAddresses } from "../contracts/connect.js";
 import { ContractsError } from "../errors.js";
 import { type EntryPointContract, entryPointAbi } from "../generated/entryPoint.js";
+import { requireAddress } from "../validate.js";
 import { W_SALT, computeWalletAddress, encodeInitCode } from "../wallet/addresses.js";
 import { sponsorUserOperation, sponsorshipWindow } from "./paymaster-data.js";
 import { signUserOperation } from "./sign.js";
@@ -89,8 +90,8 @@ export async function prepareSponsoredUserOperation(input: PrepareSponsoredUserO
   const { provider, addresses } = input;
   const ownerAddress = await input.owner.getAddress();
   const salt = input.salt ?? W_SALT;
-  const sender = getAddress(input.sender ?? computeWalletAddress(addresses.factory, ownerAddress, salt));
-  const entryPoint = new Contract(getAddress(addresses.entryPoint), entryPointAbi, provider) as unknown as EntryPointContract;
+  const sender = requireAddress(input.sender ?? computeWalletAddress(addresses.factory, ownerAddress, salt), "sender");
+  const entryPoint = new Contract(requireAddress(addresses.entryPoint, "entryPoint"), entryPointAbi, provider) as unknown as EntryPointContract;
 
   let code: string;
   let nonce: bigint;

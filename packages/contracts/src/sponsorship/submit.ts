@@ -2,6 +2,7 @@ import { Contract, type Log, type Signer, getAddress } from "ethers";
 import { decodeContractError } from "../contracts/decode-error.js";
 import { ContractsError } from "../errors.js";
 import { type EntryPointContract, entryPointAbi } from "../generated/entryPoint.js";
+import { requireAddress } from "../validate.js";
 import type { UserOperation } from "./user-operation.js";
 
 /** Outcome of one UserOperation in a handleOps transaction. */
@@ -103,8 +104,9 @@ export async function submitUserOperations(
   options: SubmitOptions = {},
 ): Promise<SubmitResult> {
   if (operations.length === 0) throw new ContractsError("INVALID_ARGUMENT", "no operations to submit");
-  const contract = new Contract(getAddress(entryPoint), entryPointAbi, bundler) as unknown as EntryPointContract;
-  const beneficiary = getAddress(options.beneficiary ?? (await bundler.getAddress()));
+  const entryPointAddress = requireAddress(entryPoint, "entryPoint");
+  const contract = new Contract(entryPointAddress, entryPointAbi, bundler) as unknown as EntryPointContract;
+  const beneficiary = requireAddress(options.beneficiary ?? (await bundler.getAddress()), "beneficiary");
   const ops = [...operations];
   const gasLimit = options.gasLimit ?? handleOpsGasLimit(ops);
   try {
@@ -125,7 +127,7 @@ export async function submitUserOperations(
   const revertData = new Map<string, string>();
   const outcomes: UserOperationOutcome[] = [];
   for (const log of receipt.logs as readonly Log[]) {
-    if (getAddress(log.address) !== getAddress(entryPoint)) continue;
+    if (getAddress(log.address) !== entryPointAddress) continue;
     const parsed = contract.interface.parseLog(log);
     if (parsed?.name === "UserOperationRevertReason") {
       revertData.set(String(parsed.args.userOpHash), String(parsed.args.revertReason));

@@ -1,6 +1,7 @@
-import { AbiCoder, Interface, getAddress, isHexString, keccak256 } from "ethers";
+import { AbiCoder, Interface, keccak256 } from "ethers";
 import { ContractsError } from "../errors.js";
 import { slotgateAccountAbi } from "../generated/slotgateAccount.js";
+import { requireAddress, requireBytes, requireNonNegative } from "../validate.js";
 
 /** An ERC-4337 v0.6 UserOperation with numeric fields as bigint and byte fields as hex strings. */
 export interface UserOperation {
@@ -60,29 +61,6 @@ export interface BuildUserOperationInput {
 const accountInterface = new Interface(slotgateAccountAbi);
 const coder = AbiCoder.defaultAbiCoder();
 
-function hex(value: string | undefined, what: string): string {
-  const result = value ?? "0x";
-  if (!isHexString(result) || result.length % 2 !== 0) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} must be 0x-prefixed hex bytes`);
-  }
-  return result;
-}
-
-function nonNegative(value: bigint, what: string): bigint {
-  if (typeof value !== "bigint" || value < 0n) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} must be a non-negative bigint`);
-  }
-  return value;
-}
-
-function address(value: string, what: string): string {
-  try {
-    return getAddress(value);
-  } catch (cause) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} is not an address`, { cause });
-  }
-}
-
 /**
  * Builds an unsigned, unsponsored UserOperation (`paymasterAndData` and `signature` are `0x`), with
  * the default gas limits of {@link UserOperationGas} unless overridden.
@@ -102,22 +80,22 @@ function address(value: string, what: string): string {
  * ```
  */
 export function buildUserOperation(input: BuildUserOperationInput): UserOperation {
-  const initCode = hex(input.initCode, "initCode");
+  const initCode = requireBytes(input.initCode, "initCode");
   const deploys = initCode !== "0x";
-  const maxFeePerGas = nonNegative(input.maxFeePerGas, "maxFeePerGas");
+  const maxFeePerGas = requireNonNegative(input.maxFeePerGas, "maxFeePerGas");
   return {
-    sender: address(input.sender, "sender"),
-    nonce: nonNegative(input.nonce, "nonce"),
+    sender: requireAddress(input.sender, "sender"),
+    nonce: requireNonNegative(input.nonce, "nonce"),
     initCode,
-    callData: hex(input.callData, "callData"),
-    callGasLimit: nonNegative(input.gas?.callGasLimit ?? 500_000n, "callGasLimit"),
-    verificationGasLimit: nonNegative(
+    callData: requireBytes(input.callData, "callData"),
+    callGasLimit: requireNonNegative(input.gas?.callGasLimit ?? 500_000n, "callGasLimit"),
+    verificationGasLimit: requireNonNegative(
       input.gas?.verificationGasLimit ?? (deploys ? 1_000_000n : 250_000n),
       "verificationGasLimit",
     ),
-    preVerificationGas: nonNegative(input.gas?.preVerificationGas ?? 60_000n, "preVerificationGas"),
+    preVerificationGas: requireNonNegative(input.gas?.preVerificationGas ?? 60_000n, "preVerificationGas"),
     maxFeePerGas,
-    maxPriorityFeePerGas: nonNegative(input.maxPriorityFeePerGas ?? maxFeePerGas, "maxPriorityFeePerGas"),
+    maxPriorityFeePerGas: requireNonNegative(input.maxPriorityFeePerGas ?? maxFeePerGas, "maxPriorityFeePerGas"),
     paymasterAndData: "0x",
     signature: "0x",
   };
@@ -136,9 +114,9 @@ export function buildUserOperation(input: BuildUserOperationInput): UserOperatio
  */
 export function encodeExecute(call: WalletCall): string {
   return accountInterface.encodeFunctionData("execute", [
-    address(call.to, "call.to"),
-    nonNegative(call.value ?? 0n, "call.value"),
-    hex(call.data, "call.data"),
+    requireAddress(call.to, "call.to"),
+    requireNonNegative(call.value ?? 0n, "call.value"),
+    requireBytes(call.data, "call.data"),
   ]);
 }
 
@@ -163,8 +141,8 @@ export function encodeExecuteBatch(calls: readonly WalletCall[]): string {
     throw new ContractsError("INVALID_ARGUMENT", "executeBatch cannot send value; use encodeExecute");
   }
   return accountInterface.encodeFunctionData("executeBatch", [
-    calls.map((call) => address(call.to, "call.to")),
-    calls.map((call) => hex(call.data, "call.data")),
+    calls.map((call) => requireAddress(call.to, "call.to")),
+    calls.map((call) => requireBytes(call.data, "call.data")),
   ]);
 }
 
@@ -199,7 +177,7 @@ export function getUserOpHash(op: UserOperation, entryPoint: string, chainId: bi
     ],
   );
   return keccak256(
-    coder.encode(["bytes32", "address", "uint256"], [keccak256(packed), address(entryPoint, "entryPoint"), chainId]),
+    coder.encode(["bytes32", "address", "uint256"], [keccak256(packed), requireAddress(entryPoint, "entryPoint"), chainId]),
   );
 }
 

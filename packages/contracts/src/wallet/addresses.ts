@@ -1,8 +1,9 @@
-import { AbiCoder, Interface, concat, getAddress, getCreate2Address, getCreateAddress, keccak256, toBeHex } from "ethers";
+import { AbiCoder, Interface, concat, getCreate2Address, getCreateAddress, keccak256, toBeHex } from "ethers";
 import { ContractsError } from "../errors.js";
 import { erc1967ProxyBytecode } from "../generated/erc1967Proxy.js";
 import { slotgateAccountAbi } from "../generated/slotgateAccount.js";
 import { slotgateAccountFactoryAbi } from "../generated/slotgateAccountFactory.js";
+import { requireAddress } from "../validate.js";
 
 /**
  * CREATE2 salt of a user's wallet (spec 2.6 `W_SALT`): the user's canonical on-chain identity.
@@ -19,14 +20,6 @@ export const C_SALT = 1n;
 const MAX_SALT = (1n << 256n) - 1n;
 const accountInterface = new Interface(slotgateAccountAbi);
 const factoryInterface = new Interface(slotgateAccountFactoryAbi);
-
-function checkedAddress(value: string, what: string): string {
-  try {
-    return getAddress(value);
-  } catch (cause) {
-    throw new ContractsError("INVALID_ARGUMENT", `${what} is not an address`, { cause });
-  }
-}
 
 function checkedSalt(salt: bigint): bigint {
   if (typeof salt !== "bigint" || salt < 0n || salt > MAX_SALT) {
@@ -48,7 +41,7 @@ function checkedSalt(salt: bigint): bigint {
  * ```
  */
 export function computeAccountImplementationAddress(factory: string): string {
-  return getCreateAddress({ from: checkedAddress(factory, "factory"), nonce: 1 });
+  return getCreateAddress({ from: requireAddress(factory, "factory"), nonce: 1 });
 }
 
 /**
@@ -68,8 +61,8 @@ export function computeAccountImplementationAddress(factory: string): string {
  * ```
  */
 export function computeWalletAddress(factory: string, owner: string, salt: bigint): string {
-  const factoryAddress = checkedAddress(factory, "factory");
-  const ownerAddress = checkedAddress(owner, "owner");
+  const factoryAddress = requireAddress(factory, "factory");
+  const ownerAddress = requireAddress(owner, "owner");
   const initialize = accountInterface.encodeFunctionData("initialize", [ownerAddress]);
   const constructorArgs = AbiCoder.defaultAbiCoder().encode(
     ["address", "bytes"],
@@ -121,9 +114,9 @@ export function computeWalletAddresses(factory: string, owner: string): WalletAd
  * ```
  */
 export function encodeInitCode(factory: string, owner: string, salt: bigint): string {
-  const factoryAddress = checkedAddress(factory, "factory");
+  const factoryAddress = requireAddress(factory, "factory");
   const call = factoryInterface.encodeFunctionData("createAccount", [
-    checkedAddress(owner, "owner"),
+    requireAddress(owner, "owner"),
     checkedSalt(salt),
   ]);
   return concat([factoryAddress, call]);

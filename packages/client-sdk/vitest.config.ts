@@ -33,7 +33,7 @@ export default defineConfig({
     environment: "happy-dom",
     environmentOptions: { happyDOM: { url: "https://game.test/" } },
     globalSetup: ["test/global-setup.ts"],
-    testTimeout: 10_000,
+    testTimeout: 30_000,
     hookTimeout: 120_000,
   },
 });

@@ -3,7 +3,7 @@ import { SlotgateError } from "../errors.js";
 import { cleanReason, readLoginMessage } from "./message.js";
 
 /** How often the popup is checked for being closed. @internal */
-export const POLL_MS = 500;
+export const POLL_MS = 250;
 /** After the popup is seen closed, how long a result already on its way may still arrive. @internal */
 export const CLOSE_GRACE_MS = 1_000;
 

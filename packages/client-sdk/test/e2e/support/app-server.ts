@@ -1,0 +1,105 @@
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+
+const DIST = join(__dirname, "../../../dist");
+
+export interface AppConfig {
+  slotgateUrl: string;
+  clientId: string;
+  redirectUri: string;
+}
+
+/** Shared by the app pages: run login() on click (or at load with ?autologin, i.e. without a user gesture). */
+const DRIVER = `
+const params = new URLSearchParams(location.search);
+const timeout = Number(params.get("timeout")) || undefined;
+function run() {
+  window.__result = undefined;
+  window.__error = undefined;
+  slotgate.login(timeout ? { timeout } : undefined).then(
+    (r) => { window.__result = r; },
+    (e) => { window.__error = { name: e.name, code: e.code, message: e.message }; },
+  );
+}
+document.getElementById("login").addEventListener("click", run);
+if (params.has("autologin")) run();
+window.slotgateOf = () => slotgate;
+window.__ready = true;`;
+
+function pages(config: AppConfig): Record<string, string> {
+  const cfg = JSON.stringify(config);
+  return {
+    // ESM build, imported as a module.
+    "/app.html": `<!doctype html><title>app</title><button id="login">Log in</button>
+<script type="module">import { Slotgate } from "/sdk/index.js";
+const slotgate = new Slotgate(${cfg});${DRIVER}</script>`,
+    // The IIFE build with a plain <script> tag.
+    "/app-script-tag.html": `<!doctype html><title>app</title><button id="login">Log in</button>
+<script src="/sdk/slotgate.iife.js"></script>
+<script>var slotgate = new Slotgate.Slotgate(${cfg});${DRIVER}</script>`,
+    // The redirect URI: relays a login result when COOP severed window.opener.
+    "/callback.html": `<!doctype html><title>callback</title>
+<script type="module">import { handleLoginCallback } from "/sdk/index.js"; window.__relayed = handleLoginCallback();</script>`,
+    // A v1 (GameAuth) app: its own popup and a listener for the legacy sender.
+    "/v1-app.html": `<!doctype html><title>v1 app</title><button id="login">Log in (v1)</button>
+<script>
+var cfg = ${cfg};
+window.addEventListener("message", function (e) {
+  if (e.data && e.data.from === "gameauth") window.__legacy = { origin: e.origin, data: e.data };
+});
+document.getElementById("login").onclick = function () {
+  window.__state = "v1-" + Math.random().toString(36).slice(2);
+  var q = new URLSearchParams({ client_id: cfg.clientId, redirect_uri: cfg.redirectUri, response_type: "code", state: window.__state, display: "popup" });
+  window.open(cfg.slotgateUrl + "/oauth/authorize?" + q, "gameauth", "width=600,height=500");
+};
+window.__ready = true;
+</script>`,
+  };
+}
+
+/**
+ * The app under test on its own origin (127.0.0.1, another port than the service). `/coop/*` serves the
+ * same pages with `Cross-Origin-Opener-Policy: same-origin`.
+ */
+export async function startAppServer(): Promise<{
+  origin: string;
+  configure(config: AppConfig): void;
+  close(): Promise<void>;
+}> {
+  let routes: Record<string, string> = {};
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? "/", "http://app");
+    const coop = url.pathname.startsWith("/coop/");
+    const path = coop ? url.pathname.slice(5) : url.pathname;
+    const headers: Record<string, string> = { "cache-control": "no-store" };
+    if (coop) headers["cross-origin-opener-policy"] = "same-origin";
+    if (path.startsWith("/sdk/") && /^[\w.-]+$/.test(path.slice(5))) {
+      try {
+        const body = readFileSync(join(DIST, path.slice(5)));
+        res.writeHead(200, { ...headers, "content-type": "text/javascript; charset=utf-8" });
+        return res.end(body);
+      } catch {}
+    }
+    const page = routes[path];
+    if (page === undefined) {
+      res.writeHead(404, headers);
+      return res.end("not found");
+    }
+    res.writeHead(200, { ...headers, "content-type": "text/html; charset=utf-8" });
+    res.end(page);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    configure(config) {
+      routes = pages(config);
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

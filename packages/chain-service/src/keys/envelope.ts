@@ -48,7 +48,7 @@ export function sealHex(plaintext: string, key: Uint8Array): string {
  */
 export function openHex(sealed: string, key: Uint8Array): string {
   if (key.length !== KEY_BYTES) throw new ChainServiceError("internal_error", "encryption key must be 32 bytes");
-  if (!/^([0-9a-fA-F]{2})+$/.test(sealed) || sealed.length <= IV_BYTES * 2) {
+  if (!/^([0-9a-fA-F]{2})*$/.test(sealed) || sealed.length < IV_BYTES * 2) {
     throw new ChainServiceError("internal_error", "sealed value is not hex iv and ciphertext");
   }
   const bytes = Buffer.from(sealed, "hex");
@@ -104,7 +104,7 @@ export function sealBytes(data: Uint8Array, key: Uint8Array): string {
  */
 export function openBytes(sealed: string, key: Uint8Array): Buffer {
   if (key.length !== KEY_BYTES) throw new ChainServiceError("internal_error", "encryption key must be 32 bytes");
-  if (!/^([0-9a-fA-F]{2})+$/.test(sealed) || sealed.length <= IV_BYTES * 2) {
+  if (!/^([0-9a-fA-F]{2})*$/.test(sealed) || sealed.length < IV_BYTES * 2) {
     throw new ChainServiceError("internal_error", "sealed value is not hex iv and ciphertext");
   }
   const bytes = Buffer.from(sealed, "hex");

@@ -1,0 +1,125 @@
+import { pbkdf2Sync, randomBytes } from "node:crypto";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { computeAddress } from "ethers";
+import {
+  deriveBackupKey,
+  generateOwnerKey,
+  openBytes,
+  openHex,
+  ownerKeyFromMnemonic,
+  readMnemonicBackup,
+  restoreKey,
+  sealBytes,
+  sealHex,
+  splitKey,
+  wipe,
+} from "../src/keys/index.js";
+import { DEFAULT_PIN_PBKDF2_SALT, deriveSharePin } from "../src/keys/share-pin.js";
+
+describe("key split", () => {
+  it("restore(split(key)) is the key, for any key and share_pin", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ minLength: 32, maxLength: 32 }), (key, sharePin) => {
+        const { shareServer, shareUser } = splitKey(key, sharePin);
+        expect(Buffer.from(restoreKey(sharePin, shareServer, shareUser)).equals(Buffer.from(key))).toBe(true);
+      }),
+    );
+  });
+
+  it("a different share_pin restores a different key", () => {
+    const key = randomBytes(32);
+    const { shareServer, shareUser } = splitKey(key, Buffer.alloc(32, 1));
+    expect(restoreKey(Buffer.alloc(32, 2), shareServer, shareUser).equals(key)).toBe(false);
+  });
+
+  it("share_server is fresh randomness on every split", () => {
+    const key = randomBytes(32);
+    const pin = randomBytes(32);
+    expect(splitKey(key, pin).shareServer.equals(splitKey(key, pin).shareServer)).toBe(false);
+  });
+
+  it("refuses shares of the wrong size", () => {
+    expect(() => restoreKey(Buffer.alloc(31), Buffer.alloc(32), Buffer.alloc(32))).toThrow(/32 bytes/);
+  });
+
+  it("wipe zeroes every buffer", () => {
+    const a = Buffer.from("secret-one");
+    const b = new Uint8Array([1, 2, 3]);
+    wipe(a, b, undefined, null);
+    expect([...a].every((x) => x === 0)).toBe(true);
+    expect([...b]).toEqual([0, 0, 0]);
+  });
+});
+
+describe("share_pin", () => {
+  it("is PBKDF2-SHA256(raw pin_hash bytes, service salt, 100000, 32)", async () => {
+    const pinHash = "ab".repeat(32);
+    const expected = pbkdf2Sync(Buffer.from(pinHash, "hex"), DEFAULT_PIN_PBKDF2_SALT, 100_000, 32, "sha256");
+    expect((await deriveSharePin(pinHash)).equals(expected)).toBe(true);
+    expect((await deriveSharePin(pinHash.toUpperCase())).equals(expected)).toBe(true);
+  });
+
+  it("depends on the configured salt string", async () => {
+    const pinHash = "cd".repeat(32);
+    const a = await deriveSharePin(pinHash, { iterations: 1000 });
+    const b = await deriveSharePin(pinHash, { iterations: 1000, salt: "other" });
+    expect(a.equals(b)).toBe(false);
+  });
+
+  it("runs off the event loop: timers keep firing while it derives", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    await Promise.all(Array.from({ length: 4 }, () => deriveSharePin("ef".repeat(32))));
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+  });
+
+  it("refuses a pin_hash that is not 64 hex characters", async () => {
+    await expect(deriveSharePin("zz")).rejects.toMatchObject({ code: "invalid_request" });
+  });
+});
+
+describe("owner keys and mnemonics", () => {
+  it("generates a 12-word mnemonic whose m/44'/60'/0'/0/0 key is the owner", () => {
+    const owner = generateOwnerKey();
+    expect(owner.mnemonic.split(" ")).toHaveLength(12);
+    expect(computeAddress(`0x${owner.privateKey.toString("hex")}`)).toBe(owner.address);
+    const again = ownerKeyFromMnemonic(`  ${owner.mnemonic.toUpperCase()} `);
+    expect(again.address).toBe(owner.address);
+  });
+
+  it("restores the well-known Hardhat account from its mnemonic", () => {
+    expect(ownerKeyFromMnemonic("test test test test test test test test test test test junk").address).toBe(
+      "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
+    );
+  });
+
+  it("refuses a phrase with a bad checksum", () => {
+    expect(() => ownerKeyFromMnemonic("test test test test test test test test test test test test")).toThrow(/BIP-39/);
+  });
+});
+
+describe("sealing", () => {
+  it("round-trips text and bytes with a fresh IV each time", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.uint8Array({ minLength: 1, maxLength: 64 }), (text, bytes) => {
+        const key = randomBytes(32);
+        expect(openHex(sealHex(text, key), key)).toBe(text);
+        expect(openBytes(sealBytes(bytes, key), key).equals(Buffer.from(bytes))).toBe(true);
+      }),
+      { numRuns: 50 },
+    );
+    const key = randomBytes(32);
+    expect(sealHex("same", key)).not.toBe(sealHex("same", key));
+  });
+
+  it("the client reads its backup words with its pin_hash only", async () => {
+    const pinHash = "12".repeat(32);
+    const owner = generateOwnerKey();
+    const sharePin = await deriveSharePin(pinHash);
+    const sealed = sealHex(owner.mnemonic, deriveBackupKey(sharePin));
+    expect(await readMnemonicBackup(sealed, pinHash)).toBe(owner.mnemonic);
+    expect(await readMnemonicBackup(sealed, "34".repeat(32)).catch(() => "garbage")).not.toBe(owner.mnemonic);
+  });
+});

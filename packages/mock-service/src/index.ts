@@ -16,6 +16,7 @@ export { type MockOperator, type MockService, createMockService } from "./create
 export { MockServiceError, type MockServiceErrorCode } from "./errors.js";
 export { type ClientFixture, type FixtureOptions, type MockFixtures, FIXTURES, createFixtures } from "./fixtures.js";
 export type { MockFaults, MockServiceOptions } from "./options.js";
+export type { PasswordHash } from "./passwords.js";
 export {
   type CallbackDelivery,
   type ClientRecord,

@@ -91,6 +91,13 @@ export interface CallbackDelivery {
  * The in-memory state of one simulated service. Exposed as `mock.state` so tests can look
  * inside (e.g. count issued codes, read a slot's balances); mutate it only through the HTTP API
  * or `mock.operator`.
+ *
+ * @example
+ * ```ts
+ * const mock = createMockService();
+ * await mock.ready();
+ * mock.state.slots.get(FIXTURES.slot.address.toLowerCase())?.xotn; // 1000000000000000000000n
+ * ```
  */
 export class MockState {
   readonly devUsers = new Map<string, DevUserRecord>();

@@ -4,11 +4,10 @@
 // Hardhat's build-info, so run it after `hardhat compile`. Inherited third-party members
 // (OpenZeppelin, account-abstraction) are documented upstream and not checked here.
 import { readFileSync, readdirSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const buildInfoDir = join(root, "artifacts", "build-info");
 
 const missing = [];
 const seen = new Set();
@@ -46,15 +45,30 @@ function visit(node, source, contract) {
   }
 }
 
-for (const file of readdirSync(buildInfoDir)) {
-  const buildInfo = JSON.parse(readFileSync(join(buildInfoDir, file), "utf8"));
-  for (const [source, { ast }] of Object.entries(buildInfo.output.sources)) {
-    if (source.startsWith("contracts/")) visit(ast, source, "");
-  }
+// Each source is read from the build-info its current artifacts point to (an incremental compile
+// leaves older build-infos holding stale copies of other sources).
+function debugFiles(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return debugFiles(path);
+    return entry.name.endsWith(".dbg.json") ? [path] : [];
+  });
+}
+
+const sourceToBuildInfo = new Map();
+for (const file of debugFiles(join(root, "artifacts", "contracts"))) {
+  const { buildInfo } = JSON.parse(readFileSync(file, "utf8"));
+  const source = relative(join(root, "artifacts"), dirname(file));
+  sourceToBuildInfo.set(source, join(dirname(file), buildInfo));
+}
+const buildInfos = new Map();
+for (const [source, buildInfoPath] of sourceToBuildInfo) {
+  if (!buildInfos.has(buildInfoPath)) buildInfos.set(buildInfoPath, JSON.parse(readFileSync(buildInfoPath, "utf8")));
+  visit(buildInfos.get(buildInfoPath).output.sources[source].ast, source, "");
 }
 
 if (checked === 0) {
-  console.error("no Slotgate sources found in artifacts/build-info: run `hardhat compile` first");
+  console.error("no Slotgate sources found in artifacts/contracts: run `hardhat compile` first");
   process.exit(1);
 }
 if (missing.length > 0) {

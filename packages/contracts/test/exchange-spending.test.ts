@@ -83,11 +83,12 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       await expectRevert(s.providerContracts.exchange.release_used_balance(CUID, SLOT), "ReleaseDisabled", [CUID]);
     });
 
-    it("pays floor(used * release_per / 100) from the treasury once the flag is on, and nothing new the second time", async () => {
+    it("pays release_per % of the platform fee on the used amount once the flag is on, and nothing new the second time", async () => {
       const { exchange, xotn } = s.platformContracts;
       await (await exchange.increase_used(SLOT, CUID, 333n)).wait();
       await (await exchange.set_release_enabled(CUID, true)).wait();
-      const expected = (333n * BigInt(RELEASE_PER)) / 100n; // 133 (133.2 rounded down)
+      const expected = (333n * 15n * BigInt(RELEASE_PER)) / 10_000n; // 19 (19.98 rounded down)
+      expect(expected).toBe(19n);
       expect(await exchange.releasable(CUID, SLOT)).toBe(expected);
 
       const providerBefore = await xotn.balanceOf(s.providerWallet.address);
@@ -113,9 +114,9 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
 
       // Newly used balance is settled on the next release, and only it.
       await (await exchange.increase_used(SLOT, CUID, 100n)).wait();
-      expect(await exchange.release_used_balance.staticCall(CUID, SLOT)).toBe(40n);
+      expect(await exchange.release_used_balance.staticCall(CUID, SLOT)).toBe(6n); // 100 * 15% * 40%
       await (await s.providerContracts.exchange.release_used_balance(CUID, SLOT)).wait();
-      expect((await xotn.balanceOf(s.providerWallet.address)) - providerBefore).toBe(expected + 40n);
+      expect((await xotn.balanceOf(s.providerWallet.address)) - providerBefore).toBe(expected + 6n);
       expect(await exchange.balance_adex(SLOT, CUID)).toEqual([BOUGHT - 433n, 433n]);
     });
 
@@ -127,7 +128,7 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseDisabled");
     });
 
-    it("settles with release_per 0 without paying, and with 100 pays the whole used amount", async () => {
+    it("settles with release_per 0 without paying, and with 100 pays the whole platform fee on the used amount", async () => {
       const { exchange, xotn } = s.platformContracts;
       await (await exchange.increase_used(SLOT, CUID, 200n)).wait();
       await (await exchange.set_release_enabled(CUID, true)).wait();
@@ -137,9 +138,25 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       expect(await xotn.balanceOf(s.providerWallet.address)).toBe(before);
       expect(await exchange.released_used(SLOT, CUID)).toBe(200n);
       await (await exchange.update_provider(CUID, 100, s.providerWallet.address)).wait();
-      await (await exchange.increase_used(SLOT, CUID, 50n)).wait();
+      await (await exchange.increase_used(SLOT, CUID, 60n)).wait();
       await (await exchange.release_used_balance(CUID, SLOT)).wait();
-      expect((await xotn.balanceOf(s.providerWallet.address)) - before).toBe(50n);
+      expect((await xotn.balanceOf(s.providerWallet.address)) - before).toBe(9n); // 15% of 60
+    });
+
+    it("never lets a provider that buys and spends its own tokens take out more XOTN than it paid", async () => {
+      const { exchange } = s.platformContracts;
+      await (await exchange.update_provider(CUID, 100, s.providerWallet.address)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await s.platformContracts.xotn.transfer(s.providerWallet.address, 1_000_000n)).wait();
+      const own = s.providerWallet.address;
+      const before = await s.providerContracts.xotn.balanceOf(own);
+      for (const amount of [1_000n, 333n, 7n, 99_999n]) {
+        await (await s.providerContracts.xotn.approve(s.addresses.exchange, amount)).wait();
+        await (await s.providerContracts.exchange.buy_content_token(own, CUID, amount)).wait();
+        await (await s.providerContracts.exchange.increase_used(own, CUID, amount)).wait();
+        await (await s.providerContracts.exchange.release_used_balance(CUID, own)).wait();
+      }
+      expect(await s.providerContracts.xotn.balanceOf(own)).toBeLessThanOrEqual(before);
     });
 
     it("refuses callers other than the platform and the cuid's provider with NotPlatformOrProvider", async () => {
@@ -156,8 +173,8 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       const { exchange, xotn } = s.platformContracts;
       await (await exchange.increase_used(SLOT, CUID, 100n)).wait();
       await (await exchange.set_release_enabled(CUID, true)).wait();
-      await (await xotn.approve(s.addresses.exchange, 39n)).wait();
-      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseFundingShort", [s.addresses.treasury, 39n, 40n]);
+      await (await xotn.approve(s.addresses.exchange, 5n)).wait();
+      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseFundingShort", [s.addresses.treasury, 5n, 6n]);
       expect(await exchange.released_used(SLOT, CUID)).toBe(0n);
     });
 
@@ -167,8 +184,8 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       await (await exchange.set_release_enabled(CUID, true)).wait();
       await (await exchange.set_treasury(s.stranger.address)).wait();
       await (await s.strangerContracts.xotn.approve(s.addresses.exchange, 1_000n)).wait();
-      await (await xotn.transfer(s.stranger.address, 10n)).wait();
-      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseFundingShort", [s.stranger.address, 10n, 40n]);
+      await (await xotn.transfer(s.stranger.address, 5n)).wait();
+      await expectRevert(exchange.release_used_balance(CUID, SLOT), "ReleaseFundingShort", [s.stranger.address, 5n, 6n]);
     });
   });
 });

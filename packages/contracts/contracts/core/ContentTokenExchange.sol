@@ -3,6 +3,7 @@ pragma solidity 0.8.26;
 
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
+import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
 import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {IContentTokenExchange} from "../interfaces/IContentTokenExchange.sol";
 
@@ -168,7 +169,7 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
 
         uint256 used = used_balances[slot][cuid];
         uint256 settledUsed = used - released_used[slot][cuid];
-        releasedAmount = _percentOf(settledUsed, provider.releasePer);
+        releasedAmount = _releaseOf(settledUsed, provider.releasePer);
         address providerOwner = provider.ownerAddr;
         address payer = treasury;
         if (releasedAmount > 0) {
@@ -225,7 +226,7 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
 
     /// @inheritdoc IContentTokenExchange
     function releasable(string calldata cuid, address slot) external view returns (uint256 amount) {
-        return _percentOf(used_balances[slot][cuid] - released_used[slot][cuid], _providers[cuid].releasePer);
+        return _releaseOf(used_balances[slot][cuid] - released_used[slot][cuid], _providers[cuid].releasePer);
     }
 
     /// @inheritdoc IContentTokenExchange
@@ -252,6 +253,11 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     /// @dev floor(amount * percent / 100) without intermediate overflow for any uint256 amount.
     function _percentOf(uint256 amount, uint256 percent) private pure returns (uint256) {
         return (amount / 100) * percent + ((amount % 100) * percent) / 100;
+    }
+
+    /// @dev Release rule: releasePer percent of the platform fee on `settledUsed`, one floor, no overflow.
+    function _releaseOf(uint256 settledUsed, uint256 releasePer) private pure returns (uint256) {
+        return Math.mulDiv(settledUsed, PLATFORM_FEE_PERCENT * releasePer, 10_000);
     }
 
     /// @dev The purchase rule: fee = floor(15%), provider = the rest, tokens 1:1. Nothing created or lost.

@@ -19,7 +19,7 @@ interface IContentTokenExchange {
     /// @notice Registration of one cuid.
     /// @param clientId the provider's client application id (spec 2.5 `client_id`)
     /// @param ownerAddr the provider wallet that receives 85% of purchases and the release settlement
-    /// @param releasePer settlement ratio in percent (0-100) applied to newly used balances on release
+    /// @param releasePer settlement ratio in percent (0-100): the share of the platform fee on newly used balances paid on release
     /// @param registered true once the cuid is registered
     struct Provider {
         string clientId;
@@ -108,7 +108,7 @@ interface IContentTokenExchange {
      * @param providerOwner the provider wallet paid
      * @param cuid the content unique identifier
      * @param settledUsed used units settled by this release (used_balances minus what earlier releases settled)
-     * @param releasedAmount XOTN wei paid from the treasury: floor(settledUsed * releasePer / 100)
+     * @param releasedAmount XOTN wei paid from the treasury: floor(settledUsed * 15 * releasePer / 10000)
      */
     event UsedBalanceReleased(
         address indexed slot,
@@ -262,9 +262,12 @@ interface IContentTokenExchange {
     /**
      * @notice Settles the provider's share of a slot's newly used balance (spec `release_used_balance`).
      * @dev Platform or the cuid's provider wallet, only while `_cuid_releaseTokenEnabled[cuid]` is true.
-     *      Pays floor((used_balances - settled) * releasePer / 100) XOTN wei from the treasury (under
-     *      the allowance the treasury gave this contract) to the provider, then marks all used
-     *      balances as settled, so the same used amount is never paid twice.
+     *      The provider receives `releasePer` percent of the platform fee (15%) on the used balance not
+     *      settled before: floor((used_balances - settled) * 15 * releasePer / 10000) XOTN wei, paid from
+     *      the treasury under the allowance the treasury gave this contract. All used balance is then
+     *      marked settled, so the same used amount is never paid twice. A release never exceeds the fee
+     *      the platform took on the same tokens, so buying and spending one's own tokens cannot drain
+     *      the treasury.
      * @param cuid the registered cuid
      * @param slot the slot address
      * @return releasedAmount XOTN wei paid to the provider (zero when nothing new was used)
@@ -318,7 +321,8 @@ interface IContentTokenExchange {
     function slot_owner(string calldata cuid, uint256 slot) external view returns (address owner);
 
     /**
-     * @notice What `release_used_balance(cuid, slot)` would pay now, ignoring the flag and funding.
+     * @notice What `release_used_balance(cuid, slot)` would pay now, ignoring the flag and funding:
+     *         floor((used_balances - settled) * 15 * releasePer / 10000).
      * @param cuid the cuid
      * @param slot the slot address
      * @return amount XOTN wei

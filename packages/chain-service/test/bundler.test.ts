@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract, Wallet, getBytes } from "ethers";
+import { type BaseWallet, Wallet, getBytes } from "ethers";
 import {
   type UserOperation,
   W_SALT,
@@ -11,11 +11,9 @@ import {
   encodeInitCode,
   getUserOpHash,
   signUserOperation,
-  slotgatePaymasterAbi,
   sponsorUserOperation,
-  xotnAbi,
 } from "@slotgate/contracts";
-import { BuiltInBundler, ChainServiceError, ExternalBundler, type UserOperationReceipt, paymasterHash } from "../src/index.js";
+import { BuiltInBundler, type ChainServiceError, ExternalBundler, type UserOperationReceipt, paymasterHash } from "../src/index.js";
 import { sponsorOffChain } from "../src/bundler/paymaster-hash.js";
 import { SerialTxSender } from "../src/chain/tx-queue.js";
 import { startInProcessChain } from "../src/chain/in-process.js";
@@ -35,7 +33,7 @@ afterAll(async () => {
 
 const emptyCall = () => encodeExecute({ to: `0x${"22".repeat(20)}`, data: "0x" });
 
-async function opFor(owner: Wallet, nonce: bigint, paymasterNonce: bigint, validForSeconds = 300): Promise<UserOperation> {
+async function opFor(owner: BaseWallet, nonce: bigint, paymasterNonce: bigint, validForSeconds = 300): Promise<UserOperation> {
   const ctx = contextOf(h.service);
   const sender = computeWalletAddress(ctx.addresses.factory, owner.address, W_SALT);
   const block = await ctx.provider.getBlock("latest");
@@ -82,9 +80,8 @@ describe("paymaster hash", () => {
       window: { validAfter: 100, validUntil: 400 },
     });
     expect(offChain.paymasterAndData).toBe(onChain.paymasterAndData);
-    const paymaster = new Contract(ctx.addresses.paymaster, slotgatePaymasterAbi, ctx.provider);
     const hash = paymasterHash({ ...offChain }, ctx.chainId, ctx.addresses.paymaster, 0n, { validAfter: 100, validUntil: 400 });
-    expect(hash).toBe(await paymaster.getHash(offChain, 400, 100));
+    expect(hash).toBe(await ctx.contracts.paymaster.getHash(offChain, 400, 100));
     expect(getBytes(hash)).toHaveLength(32);
   });
 });
@@ -217,8 +214,7 @@ describe("external bundler client", () => {
         ),
       );
       expect(results.filter((r) => r.deployed_wallet)).toHaveLength(1);
-      const xotn = new Contract(ext.service.addresses.xotn, xotnAbi, contextOf(ext.service).provider);
-      expect(await xotn.balanceOf(to)).toBe(6n);
+      expect(await contextOf(ext.service).contracts.xotn.balanceOf(to)).toBe(6n);
     } finally {
       await ext.service.close();
     }

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract, Wallet } from "ethers";
-import { entryPointAbi, xotnAbi } from "@slotgate/contracts";
+import { Wallet } from "ethers";
 import type { BuiltInBundler } from "../src/index.js";
 import { contextOf } from "../src/service.js";
 import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
@@ -52,8 +51,7 @@ describe("sponsored operations under concurrency", () => {
     expect(new Set(results.map((r) => r.user_op_hash)).size).toBe(50);
     const deployments = results.filter((r) => r.deployed_wallet).length;
     expect(deployments).toBe(6);
-    const entryPoint = new Contract(service.addresses.entryPoint, entryPointAbi, ctx.provider);
-    const xotn = new Contract(service.addresses.xotn, xotnAbi, ctx.provider);
+    const { entryPoint, xotn } = ctx.contracts;
     for (const [index, user] of users.entries()) {
       const count = counts[index]!;
       expect(await entryPoint.getNonce(user.reg.address, 0n)).toBe(BigInt(count));

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Contract, getAddress, parseEther } from "ethers";
-import { xotnAbi } from "@slotgate/contracts";
+import { getAddress, parseEther } from "ethers";
 import { contextOf } from "../src/service.js";
 import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
 
@@ -30,7 +29,7 @@ describe("sponsored operations", () => {
     });
     expect(result.deployed_wallet).toBe(true);
     expect(await ctx.provider.getCode(reg.address)).not.toBe("0x");
-    const xotn = new Contract(h.service.addresses.xotn, xotnAbi, ctx.provider);
+    const { xotn } = ctx.contracts;
     expect(await xotn.balanceOf(other)).toBe(5n);
     expect(await ctx.provider.getBalance(reg.address)).toBe(0n);
     const second = await h.service.verifyPin({

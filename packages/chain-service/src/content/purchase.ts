@@ -24,7 +24,7 @@ export async function buyContentToken(
   request: UserBuyContentTokenRequest,
 ): Promise<UserBuyContentTokenResponse> {
   const input = parseInput(userBuyContentTokenSchema, request);
-  await requireOwnCuid(ctx, input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
+  requireOwnCuid(input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
   const wallet = await slotWalletOf(ctx, input.user_dbkey);
   const slot = getAddress(wallet.contentAddress);
   const amount = xotnWei(input.amount);

@@ -14,7 +14,7 @@ import { requireOwnCuid } from "./slots.js";
  */
 export async function release(ctx: ServiceContext, request: ReleaseUsedBalanceRequest): Promise<ReleaseUsedBalanceResponse> {
   const input = parseInput(releaseUsedBalanceSchema, request);
-  await requireOwnCuid(ctx, input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
+  requireOwnCuid(input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
   const { exchange } = ctx.contracts;
   const receipt = await operatorCall(
     ctx,

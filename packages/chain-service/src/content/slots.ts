@@ -11,7 +11,7 @@ export async function slotWalletOf(ctx: ServiceContext, userDbkey: string): Prom
 }
 
 /** @internal The cuid must be registered by `clientId`. */
-export async function requireOwnCuid(ctx: ServiceContext, clientId: string, cuid: string, owner: string | null): Promise<void> {
+export function requireOwnCuid(clientId: string, cuid: string, owner: string | null): void {
   if (owner !== clientId) {
     throw new ChainServiceError("provider_not_registered", `cuid ${cuid} is not registered by this client`);
   }

@@ -24,3 +24,8 @@ export function changeSlotOwner(exchangeAddress: string, cuid: string, slot: big
 export function changeOwner(wallet: string, newOwner: string): WalletCall {
   return { to: wallet, data: account.encodeFunctionData("changeOwner", [newOwner]) };
 }
+
+/** Exchange `buy_content_token(slot, cuid, amount)`, paid by the calling wallet. */
+export function buyContentToken(exchangeAddress: string, slot: string, cuid: string, amount: bigint): WalletCall {
+  return { to: exchangeAddress, data: exchange.encodeFunctionData("buy_content_token", [slot, cuid, amount]) };
+}

@@ -1,11 +1,12 @@
 import { getAddress } from "ethers";
-import { C_SALT, W_SALT, encodeExecute } from "@slotgate/contracts";
+import { C_SALT, W_SALT, type WalletCall, encodeExecute, encodeExecuteBatch } from "@slotgate/contracts";
 import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
 import { wipe } from "../keys/wipe.js";
 import { type PinCredentials, unlockOwnerKey } from "../pin/credentials.js";
 import { findWallet } from "../storage/wallets.js";
-import { changeSlotOwner, erc20Approve, erc20Transfer } from "./wallet-calls.js";
+import { buyContentToken, changeSlotOwner, erc20Approve, erc20Transfer } from "./wallet-calls.js";
+import { findCuidOwner, rememberSlotCuid } from "../storage/providers.js";
 
 /**
  * What a PIN-gated request asks the wallet to do. Each kind becomes one sponsored UserOperation.
@@ -15,12 +16,15 @@ import { changeSlotOwner, erc20Approve, erc20Transfer } from "./wallet-calls.js"
  * - `approve_purchases`: the slot wallet lets the platform's purchase agent (the operator) pull up
  *   to `amount` XOTN for `user_buy_content_token` purchases.
  * - `exchange_slot_owner`: the user wallet gives slot `meta_idx` of `cuid` to another user's wallet (spec 4.9).
+ * - `buy_content_token`: the slot wallet buys content tokens itself, one operation with
+ *   `executeBatch([XOTN.approve(exchange, amount), exchange.buy_content_token(slot, cuid, amount)])`.
  */
 export type WalletOperation =
   | { kind: "verify_only" }
   | { kind: "erc20_transfer"; from_address: string; to_address: string; amount: string; contract_address: string }
   | { kind: "approve_purchases"; amount: string }
-  | { kind: "exchange_slot_owner"; cuid: string; meta_idx: number; to_uuid: number };
+  | { kind: "exchange_slot_owner"; cuid: string; meta_idx: number; to_uuid: number }
+  | { kind: "buy_content_token"; cuid: string; amount: string };
 
 /** Answer of {@link ChainService.verifyPin}. */
 export interface WalletOperationResponse {
@@ -71,9 +75,10 @@ export async function runWalletOperation(
   const result = await ctx.sponsored.send({
     sender: fromSlot ? wallet.contentAddress : wallet.address,
     deployment: { initialOwner: wallet.initialOwner, salt: fromSlot ? C_SALT : W_SALT },
-    callData: encodeExecute(plan.call),
+    callData: plan.calls.length === 1 ? encodeExecute(plan.calls[0] as WalletCall) : encodeExecuteBatch(plan.calls),
     ownerKey: key,
   });
+  if (plan.afterwards) await plan.afterwards(wallet.contentAddress);
   return {
     success: true,
     address: wallet.address,
@@ -86,8 +91,17 @@ export async function runWalletOperation(
 
 interface Plan {
   from: "user" | "slot";
-  call: ReturnType<typeof erc20Transfer>;
+  calls: WalletCall[];
   newOwner?: string;
+  /** Bookkeeping after the operation landed. */
+  afterwards?: (slot: string) => Promise<void>;
+}
+
+const CUID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
+
+function cuidOf(value: unknown): string {
+  if (typeof value !== "string" || !CUID.test(value)) throw new ChainServiceError("invalid_request", "cuid is invalid");
+  return value;
 }
 
 /** Validates the operation and turns it into the wallet call, before the PIN is checked. */
@@ -104,10 +118,23 @@ async function planOperation(ctx: ServiceContext, userUuid: number, operation: W
       const amount = amountOf(operation.amount);
       const side = from === getAddress(wallet.address) ? "user" : from === getAddress(wallet.contentAddress) ? "slot" : null;
       if (side === null) throw new ChainServiceError("not_owner", "from_address is not one of this user's wallets");
-      return { from: side, call: erc20Transfer(token, to, amount) };
+      return { from: side, calls: [erc20Transfer(token, to, amount)] };
     }
     case "approve_purchases":
-      return { from: "slot", call: erc20Approve(ctx.addresses.xotn, ctx.operator.address, amountOf(operation.amount)) };
+      return { from: "slot", calls: [erc20Approve(ctx.addresses.xotn, ctx.operator.address, amountOf(operation.amount))] };
+    case "buy_content_token": {
+      const cuid = cuidOf(operation.cuid);
+      const amount = amountOf(operation.amount);
+      if ((await findCuidOwner(ctx.db, cuid)) === null) throw new ChainServiceError("provider_not_registered");
+      return {
+        from: "slot",
+        calls: [
+          erc20Approve(ctx.addresses.xotn, ctx.addresses.exchange, amount),
+          buyContentToken(ctx.addresses.exchange, wallet.contentAddress, cuid, amount),
+        ],
+        afterwards: (slot) => rememberSlotCuid(ctx.db, slot, cuid),
+      };
+    }
     case "exchange_slot_owner": {
       if (!Number.isSafeInteger(operation.meta_idx) || operation.meta_idx < 0) {
         throw new ChainServiceError("invalid_request", "meta_idx must be a non-negative integer");
@@ -118,15 +145,15 @@ async function planOperation(ctx: ServiceContext, userUuid: number, operation: W
       const target = await findWallet(ctx.db, operation.to_uuid);
       if (!target) throw new ChainServiceError("wallet_not_found", "the new owner has no wallet; they must register a PIN first");
       const slot = BigInt(operation.meta_idx);
-      const owner = getAddress(await ctx.contracts.exchange.slot_owner(operation.cuid, slot));
+      const owner = getAddress(await ctx.contracts.exchange.slot_owner(cuidOf(operation.cuid), slot));
       if (owner !== getAddress(wallet.address)) throw new ChainServiceError("not_owner", "from_uuid does not own this slot");
       return {
         from: "user",
-        call: changeSlotOwner(ctx.addresses.exchange, operation.cuid, slot, target.address),
+        calls: [changeSlotOwner(ctx.addresses.exchange, operation.cuid, slot, target.address)],
         newOwner: target.address,
       };
     }
     default:
-      throw new ChainServiceError("invalid_request", "operation.kind must be verify_only, erc20_transfer, approve_purchases or exchange_slot_owner");
+      throw new ChainServiceError("invalid_request", "operation.kind must be verify_only, erc20_transfer, approve_purchases, buy_content_token or exchange_slot_owner");
   }
 }

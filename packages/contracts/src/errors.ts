@@ -6,7 +6,6 @@
  * - `USER_OPERATION_REJECTED`: the EntryPoint refused a UserOperation (`FailedOp`, e.g. `AA24 signature error`,
  *   `AA32 paymaster expired or not due`); {@link ContractsError.reason} carries the EntryPoint's reason.
  * - `USER_OPERATION_REVERTED`: the UserOperation was included but its call reverted; gas was still paid.
- * - `CONTRACT_REVERTED`: a contract call reverted with a known custom error; {@link ContractsError.reason} is its name.
  * - `CHAIN_ERROR`: the JSON-RPC provider failed or returned something unexpected.
  */
 export type ContractsErrorCode =
@@ -14,7 +13,6 @@ export type ContractsErrorCode =
   | "DEPLOY_FAILED"
   | "USER_OPERATION_REJECTED"
   | "USER_OPERATION_REVERTED"
-  | "CONTRACT_REVERTED"
   | "CHAIN_ERROR";
 
 /** Options of {@link ContractsError}. */
@@ -27,7 +25,8 @@ export interface ContractsErrorOptions {
 
 /**
  * The one error class of `@slotgate/contracts`. Branch on {@link ContractsError.code}; messages never
- * contain keys or signatures.
+ * contain keys or signatures. Direct contract calls made with the typed handles throw ethers errors;
+ * name their custom errors with {@link decodeContractError}.
  *
  * @example
  * ```ts

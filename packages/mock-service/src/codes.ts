@@ -39,7 +39,9 @@ export async function redeemCode(
   }
   if (record.client_id !== args.client_id || record.redirect_uri !== args.redirect_uri) throw new HttpError("invalid_grant");
   if (ctx.now() > record.expires_at) throw new HttpError("invalid_grant");
-  if (record.code_challenge !== undefined) {
+  if (ctx.faults.skipPkce) {
+    // deliberately broken: no PKCE check
+  } else if (record.code_challenge !== undefined) {
     if (args.code_verifier === undefined) throw new HttpError("invalid_grant", { message: "code_verifier is required for this code." });
     if ((await sha256Base64url(args.code_verifier)) !== record.code_challenge) {
       throw new HttpError("invalid_grant", { message: "code_verifier does not match the code_challenge." });

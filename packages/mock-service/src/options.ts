@@ -21,6 +21,10 @@ export interface MockFaults {
   logoutKeepsTransferDisabled?: boolean;
   /** Bodies above 64 KiB are accepted instead of answering 413. */
   noBodyLimit?: boolean;
+  /** The popup result page posts to any origin (`"*"`) instead of the redirect URI's origin. */
+  popupWildcardOrigin?: boolean;
+  /** PKCE code_verifier is not checked. */
+  skipPkce?: boolean;
 }
 
 /** Options of {@link createMockService}. */

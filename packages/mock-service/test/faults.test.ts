@@ -2,10 +2,12 @@ import {
   type Check,
   type ConformanceContext,
   authorizeEnforcesCsrf,
+  authorizePopupPostsResult,
   authorizeRequiresExactRedirectUri,
   codeIsSingleUse,
   createConformanceContext,
   metaCodeIsSingleUse,
+  pkceIsEnforced,
   purchaseSplits15To85,
   rejectsOversizedBody,
   revokeDeactivatesToken,
@@ -17,16 +19,22 @@ import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MockFaults, type MockService, createMockService } from "../src/index.js";
 
-/** Each deliberate fault and the conformance checks that must catch it. */
-const CASES: { fault: keyof MockFaults; checks: Record<string, Check> }[] = [
-  { fault: "reuseCodes", checks: { codeIsSingleUse, metaCodeIsSingleUse } },
-  { fault: "looseRedirectUri", checks: { authorizeRequiresExactRedirectUri, tokenRejectsUnregisteredRedirectUri } },
-  { fault: "skipCsrfCheck", checks: { authorizeEnforcesCsrf } },
-  { fault: "ignoreRevocation", checks: { revokeDeactivatesToken } },
-  { fault: "skipTokenUserCheck", checks: { statusRejectsOtherUsersToken } },
-  { fault: "logoutKeepsTransferDisabled", checks: { statusLifecycle } },
-  { fault: "wrongFeeSplit", checks: { purchaseSplits15To85 } },
-  { fault: "noBodyLimit", checks: { rejectsOversizedBody } },
+/** Each deliberate fault, the conformance checks that must catch it, and what their failure message names. */
+const CASES: { fault: keyof MockFaults; checks: Record<string, Check>; because: RegExp[] }[] = [
+  { fault: "reuseCodes", checks: { codeIsSingleUse, metaCodeIsSingleUse }, because: [/replayed code/, /replayed get_token/] },
+  {
+    fault: "looseRedirectUri",
+    checks: { authorizeRequiresExactRedirectUri, tokenRejectsUnregisteredRedirectUri },
+    because: [/trailing slash removed/, /redirect_uri_mismatch/],
+  },
+  { fault: "skipCsrfCheck", checks: { authorizeEnforcesCsrf }, because: [/no cookie/] },
+  { fault: "ignoreRevocation", checks: { revokeDeactivatesToken }, because: [/revoked token/] },
+  { fault: "skipTokenUserCheck", checks: { statusRejectsOtherUsersToken }, because: [/another user's token/] },
+  { fault: "logoutKeepsTransferDisabled", checks: { statusLifecycle }, because: [/match object/] },
+  { fault: "wrongFeeSplit", checks: { purchaseSplits15To85 }, because: [/buy 1000/] },
+  { fault: "noBodyLimit", checks: { rejectsOversizedBody }, because: [/signup: HTTP status/] },
+  { fault: "popupWildcardOrigin", checks: { authorizePopupPostsResult }, because: [/'\*'/] },
+  { fault: "skipPkce", checks: { pkceIsEnforced }, because: [/missing verifier/] },
 ];
 
 const healthy = createMockService({ baseUrl: "http://healthy.slotgate.test" });
@@ -50,12 +58,12 @@ afterAll(async () => {
 });
 
 describe("the conformance suite bites: each deliberate mock fault fails the checks that guard it", () => {
-  for (const { fault, checks } of CASES) {
-    for (const [name, check] of Object.entries(checks)) {
+  for (const { fault, checks, because } of CASES) {
+    Object.entries(checks).forEach(([name, check], index) => {
       it(`faults.${fault} fails ${name} (which passes on the healthy mock)`, async () => {
         await expect(check(await contextFor(healthy))).resolves.toBeUndefined();
-        await expect(check(await contextFor(faulty.get(fault)!))).rejects.toThrow();
+        await expect(check(await contextFor(faulty.get(fault)!))).rejects.toThrow(because[index]!);
       }, 60_000);
-    }
+    });
   }
 });

@@ -79,7 +79,8 @@ async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserR
   const denied = { error: "access_denied", error_description: "The user denied the authorization request.", state };
   if (params.display === "popup" && !isLoopbackUri(redirectUri)) {
     const data = user ? await issueUserJwt(ctx, user.user_id, params.client_id!) : "access_denied";
-    return html(popupResultPage({ targetOrigin: new URL(redirectUri).origin, type: user ? "success" : "fail", data, state }));
+    const targetOrigin = ctx.faults.popupWildcardOrigin ? "*" : new URL(redirectUri).origin;
+    return html(popupResultPage({ targetOrigin, type: user ? "success" : "fail", data, state }));
   }
   if (!user) return redirect(withQuery(redirectUri, denied));
   if (isLoopbackUri(redirectUri)) {

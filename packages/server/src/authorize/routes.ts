@@ -1,5 +1,3 @@
-import { createHash, randomBytes } from "node:crypto";
-import { LIMITS } from "@slotgate/protocol";
 import { devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../app/services.js";
@@ -7,7 +5,7 @@ import { formOrJsonBody } from "../http/body.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { sendHtml } from "../http/html.js";
 import { rateLimit } from "../http/rate-limit.js";
-import { insertCode } from "../storage/codes.js";
+import { issueCode } from "../token/codes.js";
 import { type EndUserRow, findEndUserByEmail, insertEndUser } from "../storage/end-users.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../users/passwords.js";
 import { csrfMatches, issueCsrfToken } from "./csrf.js";
@@ -15,30 +13,6 @@ import { type AuthorizeRequest, validateAuthorize, withQuery } from "./params.js
 import { renderAuthorizeForm, renderPopupResult } from "./pages.js";
 
 const DENIAL_DESCRIPTION = "The user denied the authorization request.";
-
-/** SHA-256 (base64url) of an authorization code; only this is stored. */
-export function hashCode(code: string): string {
-  return createHash("sha256").update(code).digest("base64url");
-}
-
-/** Creates and stores a new single-use authorization code; returns the code. */
-export async function issueCode(
-  services: Services,
-  kind: "oauth" | "meta",
-  args: { clientId: string; userId: string; redirectUri: string; codeChallenge: string | null },
-): Promise<string> {
-  const code = randomBytes(32).toString("base64url");
-  await insertCode(services.db, {
-    codeHash: hashCode(code),
-    kind,
-    clientId: args.clientId,
-    userId: args.userId,
-    redirectUri: args.redirectUri,
-    codeChallenge: args.codeChallenge,
-    lifetimeSeconds: LIMITS.authorizationCodeLifetimeSeconds,
-  });
-  return code;
-}
 
 function formField(body: Record<string, unknown>, name: string): string {
   const v = body[name];
@@ -92,7 +66,7 @@ export function authorizeRoutes(services: Services): Router {
         if (!user) return again(409, "An account with this email already exists. Sign in instead.");
       } else {
         const found = creds.success ? await findEndUserByEmail(services.db, email) : null;
-        const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash()));
+        const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
         if (!found || !ok) return again(401, "Wrong email or password.");
         user = found;
       }

@@ -3,8 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { clientRegistrationSchema, devUserCredentialsSchema, summarizeDetails, validationDetails } from "@slotgate/protocol/schemas";
 import { ConfigError, loadConfig, type ServerConfig } from "../config/config.js";
-import { createLogger } from "../config/logger.js";
-import { authenticateDevUser, createDevUser, registerClient } from "../dev-center/accounts.js";
+import { createDevUser, registerClient } from "../dev-center/accounts.js";
 import { ClientSecrets } from "../dev-center/client-secrets.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { rotateKeyFile } from "../keys/key-store.js";
@@ -13,6 +12,7 @@ import { listClients, toClientApplication } from "../storage/clients.js";
 import type { Database } from "../storage/database.js";
 import { findDevUserByEmail } from "../storage/dev-users.js";
 import { migrate } from "../storage/migrations.js";
+import { DEFAULT_SCRYPT } from "../users/passwords.js";
 
 /** Where command output goes (stdout: JSON results; stderr: human notes). */
 export interface CliIo {
@@ -60,7 +60,7 @@ async function ownerId(db: Database, email: string | undefined): Promise<string>
   const existing = await findDevUserByEmail(db, OPERATOR_EMAIL);
   if (existing) return existing.id;
   const { randomBytes } = await import("node:crypto");
-  return (await createDevUser({ db, scrypt: { N: 2 ** 15, r: 8, p: 1 } }, OPERATOR_EMAIL, randomBytes(24).toString("base64url"))).id;
+  return (await createDevUser({ db, scrypt: DEFAULT_SCRYPT }, OPERATOR_EMAIL, randomBytes(24).toString("base64url"))).id;
 }
 
 /** Seeds the demo developer and client once; returns what to print. */
@@ -68,7 +68,7 @@ async function seedDemo(db: Database, pepper: string, dataDir: string): Promise<
   const file = join(dataDir, "demo-client.json");
   const existing = await findDevUserByEmail(db, DEMO.email);
   if (existing && existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-  const dev = existing ?? (await createDevUser({ db, scrypt: { N: 2 ** 15, r: 8, p: 1 } }, DEMO.email, DEMO.password));
+  const dev = existing ?? (await createDevUser({ db, scrypt: DEFAULT_SCRYPT }, DEMO.email, DEMO.password));
   const { row, secret } = await registerClient({ db, secrets: new ClientSecrets(pepper) }, dev.id, {
     name: "Slotgate demo app",
     redirect_uris: [...DEMO.redirectUris],
@@ -124,7 +124,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       const { values } = parseArgs({ args: argv.slice(2), options: { email: { type: "string" }, password: { type: "string" } }, strict: true });
       const creds = devUserCredentialsSchema.safeParse(values);
       if (!creds.success) throw usage(summarizeDetails(validationDetails(creds.error)));
-      const row = await withDb(config, (db) => createDevUser({ db, scrypt: { N: 2 ** 15, r: 8, p: 1 } }, creds.data.email, creds.data.password));
+      const row = await withDb(config, (db) => createDevUser({ db, scrypt: DEFAULT_SCRYPT }, creds.data.email, creds.data.password));
       io.out(JSON.stringify({ success: true, uuid: row.uuid, email: row.email }));
       return 0;
     }
@@ -181,7 +181,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     else if (error instanceof SlotgateServerError) io.err(JSON.stringify(error.toBody()));
     else if (error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS")) io.err(`${error.message}\n\n${USAGE}`);
     else io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
-    return error instanceof ConfigError || error instanceof UsageError ? 2 : 1;
+    const parseError = error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS");
+    return error instanceof ConfigError || error instanceof UsageError || parseError ? 2 : 1;
   }
 }
 
@@ -194,5 +195,3 @@ const defaultIo: CliIo = {
   out: (l) => process.stdout.write(l + "\n"),
   err: (l) => process.stderr.write(l + "\n"),
 };
-
-export { authenticateDevUser, createLogger };

@@ -19,9 +19,9 @@ export async function createDevUser(services: Pick<Services, "db" | "scrypt">, e
 }
 
 /** Checks developer credentials; 401 invalid_credentials (same answer and time for an unknown email). */
-export async function authenticateDevUser(services: Pick<Services, "db">, email: string, password: string): Promise<DevUserRow> {
+export async function authenticateDevUser(services: Pick<Services, "db" | "scrypt">, email: string, password: string): Promise<DevUserRow> {
   const row = await findDevUserByEmail(services.db, email.trim().toLowerCase());
-  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash()));
+  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
   if (!row || !ok) throw new SlotgateServerError("invalid_credentials");
   return row;
 }

@@ -2,7 +2,6 @@ import type { MetaAuthorizeResponse, MetaGetTokenResponse } from "@slotgate/prot
 import { metaAuthorizeQuerySchema, metaGetTokenSchema } from "@slotgate/protocol/schemas";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../app/services.js";
-import { issueCode } from "../authorize/routes.js";
 import { jsonBody } from "../http/body.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { rateLimit } from "../http/rate-limit.js";
@@ -12,6 +11,7 @@ import { findEndUserById } from "../storage/end-users.js";
 import { enqueue } from "../storage/outbox.js";
 import { authenticateClient } from "../token/client-auth.js";
 import { exchangeCode } from "../token/code-exchange.js";
+import { issueCode } from "../token/codes.js";
 import { callbackUrl, META_CALLBACK_TOPIC } from "./callback-delivery.js";
 
 const CALLBACK_MAX_ATTEMPTS = 6;

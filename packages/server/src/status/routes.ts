@@ -9,7 +9,6 @@ import { rateLimit } from "../http/rate-limit.js";
 import { parseInput } from "../http/validate.js";
 import { type BearerClaims, bearerFrom } from "../keys/tokens.js";
 import { getLoginStatus, setLoginStatus } from "../storage/login-status.js";
-import { MARKETPLACE_TOPIC } from "./marketplace-webhook.js";
 
 const MARKETPLACE_MAX_ATTEMPTS = 15;
 
@@ -125,5 +124,3 @@ export function statusRoutes(services: Services): Router {
 
   return router;
 }
-
-export { MARKETPLACE_TOPIC };

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { LIMITS } from "@slotgate/protocol";
 import type { Services } from "../app/services.js";
-import { hashCode } from "../authorize/routes.js";
+import { hashCode } from "./codes.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { newJti } from "../keys/tokens.js";
 import { type CodeKind, consumeCode, revokeTokensOfUsedCode } from "../storage/codes.js";

@@ -41,10 +41,15 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-let dummy: Promise<string> | undefined;
+const dummies = new Map<string, Promise<string>>();
 
-/** A hash of a random password, to spend the same time when an account does not exist. */
-export function dummyPasswordHash(): Promise<string> {
-  dummy ??= hashPassword(randomBytes(16).toString("hex"));
-  return dummy;
+/** A hash of a random password with the given cost, to spend the same time when an account does not exist. */
+export function dummyPasswordHash(params: ScryptParams = DEFAULT_SCRYPT): Promise<string> {
+  const key = `${params.N}/${params.r}/${params.p}`;
+  let hash = dummies.get(key);
+  if (!hash) {
+    hash = hashPassword(randomBytes(16).toString("hex"), params);
+    dummies.set(key, hash);
+  }
+  return hash;
 }

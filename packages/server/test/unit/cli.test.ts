@@ -1,0 +1,66 @@
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { runCli } from "../../src/index.js";
+
+const dir = mkdtempSync(join(tmpdir(), "slotgate-cli-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function run(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, { SLOTGATE_DATA_DIR: dir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
+  it("migrate, dev-user create, client create (id + one-time secret as JSON), client list, keys rotate", async () => {
+    const migrate = await run("migrate");
+    expect(migrate.code).toBe(0);
+    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1], database: "pglite" });
+    expect(JSON.parse((await run("migrate")).out).applied).toEqual([]);
+
+    const dev = await run("dev-user", "create", "--email", "ops@example.test", "--password", "ops-password-1");
+    expect(dev.code).toBe(0);
+    expect(JSON.parse(dev.out)).toMatchObject({ success: true, email: "ops@example.test" });
+    expect(dev.out).not.toContain("ops-password-1");
+
+    const created = await run(
+      "client", "create", "--name", "Game", "--redirect-uri", "https://g.example/cb", "--redirect-uri", "http://127.0.0.1:7777/callback",
+      "--download-url", "https://g.example/dl", "--web-url", "https://g.example/", "--platform", "game", "--blockchain", "--owner", "ops@example.test",
+    );
+    expect(created.code).toBe(0);
+    const client = JSON.parse(created.out) as Record<string, unknown>;
+    expect(client).toMatchObject({ success: true, platform: "game", blockchain: true, redirect_uris: ["https://g.example/cb", "http://127.0.0.1:7777/callback"] });
+    expect(client["client_id"]).toMatch(/^sg_/);
+    expect(client["client_secret"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+    const list = await run("client", "list");
+    const clients = (JSON.parse(list.out) as { clients: Array<Record<string, unknown>> }).clients;
+    expect(clients.map((c) => c["client_id"])).toEqual([client["client_id"]]);
+    expect(list.out).not.toContain(String(client["client_secret"]));
+
+    const rotated = await run("keys", "rotate");
+    expect(JSON.parse(rotated.out)).toMatchObject({ success: true, active_kid: expect.any(String) });
+    expect(statSync(join(dir, "signing-keys.json")).mode & 0o077).toBe(0);
+  }, 60_000);
+
+  it("rejects bad input with exit code 2 and a message naming the problem", async () => {
+    const bad = await run("client", "create", "--name", "X", "--redirect-uri", "not a url", "--download-url", "https://a.example", "--web-url", "https://a.example", "--platform", "web");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("redirect_uris.0");
+    const unknownFlag = await run("client", "list", "--bogus");
+    expect(unknownFlag.code).toBe(2);
+    const config = await runCli(["migrate"], { PORT: "x" }, { out: () => undefined, err: (l) => expect(l).toContain("PORT") });
+    expect(config).toBe(2);
+    expect((await run("frobnicate")).code).toBe(2);
+    expect((await run("help")).code).toBe(0);
+  }, 60_000);
+
+  it("refuses a duplicate developer email with exit code 1 and the email_taken code", async () => {
+    const again = await run("dev-user", "create", "--email", "ops@example.test", "--password", "ops-password-1");
+    expect(again.code).toBe(1);
+    expect(again.err).toContain("email_taken");
+  }, 60_000);
+});

@@ -42,6 +42,20 @@ describe("request schemas", () => {
     expect(summarizeDetails(details)).toBe("client_id is required");
   });
 
+  it("tells a missing field from a wrong-typed one, with or without reportInput", () => {
+    for (const options of [undefined, { reportInput: true }]) {
+      const r = statusUpdateSchema.safeParse({ user_id: 5 }, options);
+      const details = validationDetails(r.error!);
+      expect(details).toContainEqual({ path: "client_id", message: "is required" });
+      expect(details.find((d) => d.path === "user_id")?.message).toMatch(/expected string, received number/);
+    }
+  });
+
+  it("names the body itself when it is not an object", () => {
+    const r = statusUpdateSchema.safeParse("just a string");
+    expect(validationDetails(r.error!)[0]!.path).toBe("(body)");
+  });
+
   it("requires response_type=code on authorize", () => {
     const r = authorizeQuerySchema.safeParse({ client_id: "a", redirect_uri: "b", response_type: "token", state: "s" });
     expect(r.success).toBe(false);

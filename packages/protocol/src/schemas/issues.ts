@@ -1,6 +1,12 @@
 import type { z } from "zod";
 import type { ErrorDetail } from "../errors.js";
 
+// zod records the offending input only when parsing with `reportInput: true`;
+// without it, its message for an absent value ends in "received undefined".
+function isMissing(issue: z.core.$ZodIssue): boolean {
+  return "input" in issue ? issue.input === undefined : /received undefined$/.test(issue.message);
+}
+
 /**
  * Turns a zod error into the `details` list of an error body: one entry per
  * problem, with the dotted field path and a message that says what to send.
@@ -13,14 +19,14 @@ import type { ErrorDetail } from "../errors.js";
  */
 export function validationDetails(error: z.ZodError): ErrorDetail[] {
   return error.issues.map((issue) => {
-    const path = issue.path.map(String).join(".");
+    const path = issue.path.map(String).join(".") || "(body)";
     if (issue.code === "unrecognized_keys") {
-      return { path: path || "(body)", message: `unknown field(s): ${issue.keys.join(", ")}` };
+      return { path, message: `unknown field(s): ${issue.keys.join(", ")}` };
     }
-    if (issue.code === "invalid_type" && issue.input === undefined) {
+    if (issue.code === "invalid_type" && isMissing(issue)) {
       return { path, message: "is required" };
     }
-    return { path: path || "(body)", message: issue.message };
+    return { path, message: issue.message };
   });
 }
 

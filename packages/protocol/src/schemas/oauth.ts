@@ -19,12 +19,15 @@ export const authorizeQuerySchema = z.object({
   code_challenge_method: z.literal("S256", { error: "only S256 is supported" }).optional(),
 }) satisfies z.ZodType<AuthorizeQuery, unknown>;
 
-/** Body of `POST /oauth/token` (JSON or form). Unknown parameters are ignored (RFC 6749 3.2). */
+/**
+ * Body of `POST /oauth/token` (JSON or form). Unknown parameters are ignored (RFC 6749 3.2).
+ * `client_id` may be absent when the client authenticates with HTTP Basic.
+ */
 export const tokenRequestSchema = z.object({
   grant_type: z.literal("authorization_code", { error: "must be authorization_code" }),
   code: text(512),
   redirect_uri: text(2048),
-  client_id: text(128),
+  client_id: text(128).optional(),
   client_secret: text(512).optional(),
   code_verifier: z
     .string()

@@ -18,7 +18,8 @@ export interface TokenRequest {
   grant_type: "authorization_code";
   code: string;
   redirect_uri: string;
-  client_id: string;
+  /** Required unless the client authenticates with HTTP Basic (client_secret_basic). */
+  client_id?: string;
   client_secret?: string;
   /** PKCE verifier; required when the authorize request carried a code_challenge. */
   code_verifier?: string;

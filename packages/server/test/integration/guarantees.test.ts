@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/index.js";
+import { authorizeCode, call, devSignup, exchange, randomEmail, registerClient } from "../support/flows.js";
+import { startTestServer, type TestServer } from "../support/harness.js";
+
+let server: TestServer;
+let client: Awaited<ReturnType<typeof registerClient>>;
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await registerClient(server.url);
+});
+afterAll(async () => server?.close());
+
+describe("transactions", () => {
+  it("a status change and its outbox row commit together: when the outbox write fails, the status is unchanged", async () => {
+    const { code } = await authorizeCode(server.url, client);
+    const token = await exchange(server.url, client, code);
+    const body = { user_id: String(token.json["user_id"]), client_id: client.client_id };
+    await server.sql("ALTER TABLE outbox ADD CONSTRAINT test_block_outbox CHECK (topic <> 'marketplace.login_status') NOT VALID");
+    try {
+      const res = await call(server.url, "POST", "/v1/oauth/status/login", { token: String(token.json["access_token"]), body });
+      expect(res.status).toBe(500);
+      expect(res.json).toMatchObject({ success: false, error: "internal_error" });
+      expect(await server.sql("SELECT 1 FROM login_status WHERE user_id = $1", [body.user_id])).toHaveLength(0);
+    } finally {
+      await server.sql("ALTER TABLE outbox DROP CONSTRAINT test_block_outbox");
+    }
+    const ok = await call(server.url, "POST", "/v1/oauth/status/login", { token: String(token.json["access_token"]), body });
+    expect(ok.status).toBe(200);
+    expect(await server.sql("SELECT 1 FROM outbox WHERE payload->>'user_id' = $1", [body.user_id])).toHaveLength(1);
+  });
+
+  it("a code redeemed by concurrent requests yields exactly one token", async () => {
+    const { code } = await authorizeCode(server.url, client);
+    const results = await Promise.all(Array.from({ length: 8 }, () => exchange(server.url, client, code)));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 400 && r.json["error"] === "invalid_grant")).toHaveLength(7);
+  });
+});
+
+describe("rate limits", () => {
+  it("answers 429 rate_limited with Retry-After once the sign-in budget is spent", async () => {
+    const limited = await startTestServer({ RATE_LIMIT: "on", RATE_LIMIT_SIGN_IN_PER_MINUTE: "3" });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        const res = await call(limited.url, "POST", "/v1/dev-user/login_devuser", { body: { email: randomEmail(), password: "whatever-123" } });
+        statuses.push(res.status);
+        if (res.status === 429) {
+          expect(res.json["error"]).toBe("rate_limited");
+          expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+        }
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("logs", () => {
+  it("contain no password, client secret, code or token after a full flow with failures", async () => {
+    const lines: string[] = [];
+    const log = createLogger("debug", (l) => lines.push(l));
+    const { startServer } = await import("../../src/index.js");
+    const { openDatabase, migrate, createKeyStore, generateSigningKey } = await import("../../src/index.js");
+    const db = await openDatabase({});
+    await migrate(db);
+    const config = server.config;
+    const running = await startServer(config, { log, resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: ["test warning"] }, scrypt: { N: 1024, r: 8, p: 1 } });
+    try {
+      const dev = await devSignup(running.url);
+      const c = await registerClient(running.url);
+      const a = await authorizeCode(running.url, c);
+      const t = await exchange(running.url, c, a.code);
+      await exchange(running.url, c, a.code); // replay: logged as a warning
+      await call(running.url, "POST", "/v1/dev-user/login_devuser", { body: { email: dev.email, password: "wrong-password-x" } });
+      const all = lines.join("\n");
+      expect(all).toContain("replayed");
+      for (const secret of [dev.password, c.client_secret, a.code, a.password, String(t.json["access_token"]), dev.token, "wrong-password-x"]) {
+        expect(all).not.toContain(secret);
+      }
+    } finally {
+      await running.close();
+    }
+  });
+});

@@ -37,3 +37,4 @@ export {
   paymasterHash,
 } from "./bundler/index.js";
 export { HARDHAT_MNEMONIC, type InProcessChain, startInProcessChain } from "./chain/in-process.js";
+export { CHAIN_ENV, chainServiceConfigFromEnv } from "./config-from-env.js";

@@ -29,6 +29,7 @@ import { initPermissionProvider, setSpendReplayProtection, testEncryption } from
 import { buyContentToken } from "./content/purchase.js";
 import { increaseUsed } from "./content/spend.js";
 import { ChainServiceError } from "./errors.js";
+import { devFundSlot } from "./operations/dev-fund.js";
 import { type WalletOperation, type WalletOperationResponse, runWalletOperation } from "./operations/wallet-operation.js";
 import type { PinCredentials } from "./pin/credentials.js";
 import { type PinRecoverInput, recover } from "./pin/recover.js";
@@ -100,6 +101,13 @@ export interface ChainService {
   enableRelease(cuid: string, enabled?: boolean): Promise<{ tx_hash: string }>;
   /** Platform operator: sends XOTN from the operator to a user's slot (default) or user wallet. */
   fundWallet(args: { user_uuid: number; xotn: string; wallet?: "slot" | "user" }): Promise<{ tx_hash: string; address: string }>;
+
+  /**
+   * Development and conformance only (in-process chain; `service_unavailable` elsewhere): gives
+   * `user_uuid`'s slot wallet `xotn` wei of XOTN and an unlimited purchase allowance, registering a
+   * wallet with a discarded random PIN when the user has none. Backs the conformance suite's `fundSlot`.
+   */
+  devFundSlot(args: { user_uuid: number; xotn: string }): Promise<{ address: string }>;
 
   /** Drains the bundler queue and stops. */
   close(): Promise<void>;
@@ -230,6 +238,10 @@ class DefaultChainService implements ChainService {
       this.ctx.contracts.xotn.interface.encodeFunctionData("transfer", [to, BigInt(args.xotn)]),
     );
     return { tx_hash: receipt.hash, address: to };
+  }
+
+  devFundSlot(args: { user_uuid: number; xotn: string }) {
+    return devFundSlot(this.ctx, { ...args, user_uuid: positiveId(args?.user_uuid, "user_uuid") });
   }
 
   close() {

@@ -197,3 +197,33 @@ describe("end to end on the in-process chain", () => {
     expect(afterRecovery.token_amount).toBe("10");
   });
 });
+
+describe("development funding", () => {
+  it("devFundSlot gives a user without a PIN a deployed, funded slot that can buy", async () => {
+    const { service } = h;
+    const user = newUserId();
+    const clientId = `sg_${randomBytes(8).toString("hex")}`;
+    const cuid = `dev-${randomBytes(4).toString("hex")}`;
+    await service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
+    const { address } = await service.devFundSlot({ user_uuid: user, xotn: "500" });
+    expect(await service.contentAddressFor(user)).toBe(address);
+    const bought = await service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "500", cuid });
+    expect(bought.provider_received).toBe("425");
+    await rejects(service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid }), "insufficient_balance");
+  });
+
+  it("maps a reverted wallet call to its specific code", async () => {
+    const { service } = h;
+    const user = newUserId();
+    const pin = pinOf("101010");
+    const reg = (await service.registerPin({ user_uuid: user, ...pin })).data[0]!;
+    const clientId = `sg_${randomBytes(8).toString("hex")}`;
+    const cuid = `rv-${randomBytes(4).toString("hex")}`;
+    await service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
+    // The slot holds no XOTN: the exchange reverts inside the operation (gas is still sponsored).
+    await rejects(
+      service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "buy_content_token", cuid, amount: "5" } }),
+      "insufficient_balance",
+    );
+  });
+});

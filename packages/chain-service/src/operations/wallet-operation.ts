@@ -7,6 +7,7 @@ import { type PinCredentials, unlockOwnerKey } from "../pin/credentials.js";
 import { findWallet } from "../storage/wallets.js";
 import { buyContentToken, changeSlotOwner, erc20Approve, erc20Transfer } from "./wallet-calls.js";
 import { findCuidOwner, rememberSlotCuid } from "../storage/providers.js";
+import { specificError } from "../content/operator-call.js";
 
 /**
  * What a PIN-gated request asks the wallet to do. Each kind becomes one sponsored UserOperation.
@@ -72,12 +73,16 @@ export async function runWalletOperation(
     return { success: true, address: wallet.address, tx_hash: null, user_op_hash: null, deployed_wallet: false };
   }
   const fromSlot = plan.from === "slot";
-  const result = await ctx.sponsored.send({
-    sender: fromSlot ? wallet.contentAddress : wallet.address,
-    deployment: { initialOwner: wallet.initialOwner, salt: fromSlot ? C_SALT : W_SALT },
-    callData: plan.calls.length === 1 ? encodeExecute(plan.calls[0] as WalletCall) : encodeExecuteBatch(plan.calls),
-    ownerKey: key,
-  });
+  const result = await ctx.sponsored
+    .send({
+      sender: fromSlot ? wallet.contentAddress : wallet.address,
+      deployment: { initialOwner: wallet.initialOwner, salt: fromSlot ? C_SALT : W_SALT },
+      callData: plan.calls.length === 1 ? encodeExecute(plan.calls[0] as WalletCall) : encodeExecuteBatch(plan.calls),
+      ownerKey: key,
+    })
+    .catch((error: unknown) => {
+      throw specificError(error);
+    });
   if (plan.afterwards) await plan.afterwards(wallet.contentAddress);
   return {
     success: true,

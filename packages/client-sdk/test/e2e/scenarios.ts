@@ -60,13 +60,25 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
       }
       await popup.click(`button[name="decision"][value="${decision}"]`);
     }
-    async function outcome(page: Page): Promise<LoginOutcome> {
-      const handle = await page.waitForFunction(() => {
-        const w = window as unknown as { __result?: unknown; __error?: unknown };
-        return w.__result || w.__error ? { result: w.__result, error: w.__error } : undefined;
-      }, undefined, { polling: 100 });
+    async function outcome(page: Page, hint?: string): Promise<LoginOutcome> {
+      const handle = await page
+        .waitForFunction(
+          () => {
+            const w = window as unknown as { __result?: unknown; __error?: unknown };
+            return w.__result || w.__error ? { result: w.__result, error: w.__error } : undefined;
+          },
+          undefined,
+          { polling: 100, timeout: 15_000 },
+        )
+        .catch((error: Error) => {
+          throw new Error(hint ? `${hint}\n${error.message}` : error.message);
+        });
       return (await handle.jsonValue()) as LoginOutcome;
     }
+    const COOP_HINT =
+      "No login result reached the COOP page. The service's popup result page must navigate to " +
+      "{redirect_uri}#from=slotgate&type=...&data=...&state=... when window.opener is null " +
+      "(docs/decisions/client-sdk.md, 'Server requirement for the COOP fallback').";
     async function validate(jwt: string): Promise<number> {
       return (await fetch(`${target.baseUrl}/v1/oauth/validate`, { headers: { authorization: `Bearer ${jwt}` } })).status;
     }
@@ -127,7 +139,7 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
       const popup = await clickLogin(page);
       expect(await popup.evaluate(() => window.opener)).toBeNull();
       await signIn(popup);
-      const { result, error } = await outcome(page);
+      const { result, error } = await outcome(page, COOP_HINT);
       expect(error).toBeUndefined();
       expect(await validate(result?.jwt ?? "")).toBe(200);
       await expect.poll(() => popup.isClosed()).toBe(true);
@@ -151,8 +163,8 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
       const popupB = await clickLogin(b);
       await signIn(popupA);
       await signIn(popupB, "deny");
-      expect((await outcome(a)).result?.jwt).toBeTruthy();
-      expect((await outcome(b)).error).toMatchObject({ code: "login_failed", message: "Login failed: access_denied" });
+      expect((await outcome(a, COOP_HINT)).result?.jwt).toBeTruthy();
+      expect((await outcome(b, COOP_HINT)).error).toMatchObject({ code: "login_failed", message: "Login failed: access_denied" });
     });
 
     it("a v1 app listening for from: 'gameauth' receives the legacy message of the dual broadcast", async () => {

@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
+    include: ["test/*.test.ts", ...(process.env.SLOTGATE_TEST_DATABASE_URL ? ["test/postgres/*.test.ts"] : [])],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // One worker, shared module state: the in-process EVM and the PGlite database boot once for the

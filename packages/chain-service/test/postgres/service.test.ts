@@ -1,0 +1,51 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Wallet } from "ethers";
+import pg from "pg";
+import { fromPgPool } from "../../src/index.js";
+import { contextOf } from "../../src/service.js";
+import { type Harness, newUserId, pinOf, startService } from "../helpers/setup.js";
+
+// Included by vitest.config.ts only when SLOTGATE_TEST_DATABASE_URL is set.
+const url = process.env.SLOTGATE_TEST_DATABASE_URL as string;
+const schema = `cs_svc_${randomBytes(6).toString("hex")}`;
+let pool: pg.Pool;
+let h: Harness;
+
+beforeAll(async () => {
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 10 });
+  h = await startService({}, () => fromPgPool(pool));
+});
+afterAll(async () => {
+  await h.service.close();
+  await pool.query(`DROP SCHEMA ${schema} CASCADE`);
+  await pool.end();
+});
+
+describe("chain service on PostgreSQL", () => {
+  it("registers, signs concurrent operations and recovers", async () => {
+    const { service } = h;
+    const user = newUserId();
+    const pin = pinOf("202020");
+    const reg = (await service.registerPin({ user_uuid: user, ...pin })).data[0]!;
+    await service.fundWallet({ user_uuid: user, xotn: "100", wallet: "user" });
+    const to = Wallet.createRandom().address;
+    await Promise.all(
+      Array.from({ length: 8 }, () =>
+        service.verifyPin({
+          user_uuid: user,
+          ...pin,
+          key_share_user: reg.key_share_user,
+          operation: { kind: "erc20_transfer", from_address: reg.address, to_address: to, amount: "2", contract_address: service.addresses.xotn },
+        }),
+      ),
+    );
+    expect(await contextOf(service).contracts.xotn.balanceOf(to)).toBe(16n);
+    const recovered = (await service.recover({ user_uuid: user, ...pinOf("303030"), identity_verified: true })).data[0]!;
+    expect(recovered.address).toBe(reg.address);
+  });
+});

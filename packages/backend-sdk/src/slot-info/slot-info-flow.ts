@@ -186,20 +186,21 @@ export class SlotInfoFlow {
     exchangeCode(this.#ctx, params.code, entry.controller.signal).then(
       (info) => {
         if (entry.settled) return;
-        this.#settle(entry);
+        // Nothing is in flight any more: no need to abort (an abort costs a DOMException).
+        this.#settle(entry, false);
         entry.resolve(info);
       },
       (err: unknown) => this.#fail(entry, asError(err, "TOKEN_EXCHANGE_ERROR")),
     );
   }
 
-  #settle(entry: Pending): void {
+  #settle(entry: Pending, abortRequests: boolean): void {
     entry.settled = true;
     clearTimeout(entry.timer);
     entry.timer = undefined;
     entry.unlinkSignal?.();
     entry.unlinkSignal = undefined;
-    entry.controller.abort();
+    if (abortRequests) entry.controller.abort();
     this.#pending.delete(entry.state);
     if (this.#store && !entry.taken) {
       entry.taken = true;
@@ -211,7 +212,7 @@ export class SlotInfoFlow {
 
   #fail(entry: Pending, err: SlotgateBackendError): void {
     if (entry.settled) return;
-    this.#settle(entry);
+    this.#settle(entry, true);
     entry.reject(err);
   }
 

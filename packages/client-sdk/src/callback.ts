@@ -3,6 +3,11 @@ import { readLoginMessage } from "./login/message.js";
 
 /**
  * Options of {@link handleLoginCallback}.
+ *
+ * @example
+ * ```ts
+ * handleLoginCallback({ close: false }); // keep the window open, e.g. to show a message
+ * ```
  */
 export interface HandleLoginCallbackOptions {
   /**
@@ -38,9 +43,13 @@ export function handleLoginCallback(options: HandleLoginCallbackOptions = {}): b
   const message = readLoginMessage(Object.fromEntries(params));
   if (!message) return false;
   history.replaceState(history.state, "", window.location.pathname + window.location.search);
-  const channel = new BroadcastChannel(BROADCAST_CHANNEL);
-  channel.postMessage({ from: message.from, type: message.type, data: message.data, state: message.state });
-  channel.close();
+  try {
+    const channel = new BroadcastChannel(BROADCAST_CHANNEL);
+    channel.postMessage({ from: message.from, type: message.type, data: message.data, state: message.state });
+    channel.close();
+  } catch {
+    return false;
+  }
   if (options.close !== false) setTimeout(() => window.close(), 100);
   return true;
 }

@@ -9,6 +9,11 @@
  * | `login_timeout` | `Login timeout` |
  * | `invalid_options` | what to fix in the constructor or `login()` options |
  * | `refresh_unsupported` | `refresh()` always fails in the popup flow (removed in 4.0) |
+ *
+ * @example
+ * ```ts
+ * const retryable: SlotgateErrorCode[] = ["popup_closed", "login_timeout"];
+ * ```
  */
 export type SlotgateErrorCode =
   | "popup_blocked"

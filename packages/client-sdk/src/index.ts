@@ -16,5 +16,12 @@ export { Slotgate, type LoginOptions, type LoginResult, type LogoutOptions, type
 export type { SlotgateOptions } from "./options.js";
 export { SlotgateError, type SlotgateErrorCode } from "./errors.js";
 export { handleLoginCallback, type HandleLoginCallbackOptions } from "./callback.js";
-/** The version of this package. */
+/**
+ * The version of this package.
+ *
+ * @example
+ * ```ts
+ * console.log(`@slotgate/client-sdk ${VERSION}`);
+ * ```
+ */
 export const VERSION = "3.0.0";

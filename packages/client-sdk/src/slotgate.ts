@@ -8,7 +8,14 @@ import { readExpiry } from "./session/jwt-expiry.js";
 import { revokeToken } from "./session/revoke.js";
 import { KEYS, type KeyValueStore, clearSession, migrateLegacyKeys, openStore } from "./session/storage.js";
 
-/** Options of {@link Slotgate.login}. */
+/**
+ * Options of {@link Slotgate.login}.
+ *
+ * @example
+ * ```ts
+ * await slotgate.login({ timeout: 60_000 }); // state: generated
+ * ```
+ */
 export interface LoginOptions {
   /**
    * The OAuth `state` (CSRF token) sent to the service and required back in the answer.
@@ -22,13 +29,27 @@ export interface LoginOptions {
   timeout?: number;
 }
 
-/** What {@link Slotgate.login} resolves to. */
+/**
+ * What {@link Slotgate.login} resolves to.
+ *
+ * @example
+ * ```ts
+ * const { jwt }: LoginResult = await slotgate.login();
+ * ```
+ */
 export interface LoginResult {
   /** The user JWT (7 days) issued by the service; send it to your backend. */
   jwt: string;
 }
 
-/** Options of {@link Slotgate.logout}. */
+/**
+ * Options of {@link Slotgate.logout}.
+ *
+ * @example
+ * ```ts
+ * await slotgate.logout({ timeout: 2_000 });
+ * ```
+ */
 export interface LogoutOptions {
   /**
    * How long to wait for the revoke call, in milliseconds; the local session is cleared first anyway.
@@ -37,7 +58,16 @@ export interface LogoutOptions {
   timeout?: number;
 }
 
-/** Options of the deprecated {@link Slotgate.refresh}. */
+/**
+ * Options of the deprecated {@link Slotgate.refresh}.
+ *
+ * @deprecated Removed with `refresh()` in 4.0.0.
+ *
+ * @example
+ * ```ts
+ * // Do not: a client secret never belongs in a browser. Call login() again instead.
+ * ```
+ */
 export interface RefreshOptions {
   /** Never send a client secret from a browser; this option exists only for v2 source compatibility. */
   clientSecret?: string;
@@ -127,7 +157,11 @@ export class Slotgate {
     if (!popup) return Promise.reject(new SlotgateError("popup_blocked"));
     const promise = awaitLoginResult(popup, state, o.origin, timeout)
       .then((jwt) => {
-        this.#store.setItem(KEYS.accessToken, jwt);
+        try {
+          this.#store.setItem(KEYS.accessToken, jwt);
+        } catch {
+          // Storage full or revoked mid-session: the caller still gets the JWT.
+        }
         return { jwt };
       })
       .finally(() => {

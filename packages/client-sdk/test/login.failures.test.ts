@@ -192,3 +192,44 @@ describe("login() failures", () => {
     expect(signals.every((signal) => signal?.aborted)).toBe(true);
   });
 });
+
+describe("login() in hostile environments", () => {
+  it("rejects 'Popup blocked' when window.open throws (sandboxed iframe without allow-popups)", async () => {
+    vi.spyOn(window, "open").mockImplementation(() => {
+      throw new DOMException("Blocked", "SecurityError");
+    });
+    await expect(new Slotgate(options).login()).rejects.toMatchObject({ code: "popup_blocked" });
+  });
+
+  it("still completes over postMessage when BroadcastChannel cannot be created", async () => {
+    vi.stubGlobal(
+      "BroadcastChannel",
+      class {
+        constructor() {
+          throw new DOMException("opaque origin", "SecurityError");
+        }
+      },
+    );
+    try {
+      const popup = fakePopup();
+      stubWindowOpen(popup);
+      const promise = new Slotgate(options).login({ state: "s" });
+      postFromPopup({ from: "slotgate", type: "success", data: "a.b.c", state: "s" }, SERVICE, popup);
+      await expect(promise).resolves.toEqual({ jwt: "a.b.c" });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it("still resolves { jwt } when storing the token throws", async () => {
+    const popup = fakePopup();
+    stubWindowOpen(popup);
+    const slotgate = new Slotgate(options);
+    vi.spyOn(Storage.prototype, "setItem").mockImplementation(() => {
+      throw new DOMException("full", "QuotaExceededError");
+    });
+    const promise = slotgate.login({ state: "s" });
+    postFromPopup({ from: "slotgate", type: "success", data: "a.b.c", state: "s" }, SERVICE, popup);
+    await expect(promise).resolves.toEqual({ jwt: "a.b.c" });
+  });
+});

@@ -28,7 +28,12 @@ export function awaitLoginResult(popup: Window, state: string, origin: string, t
     let attached = false;
     let settled = false;
     let closeTimer: ReturnType<typeof setTimeout> | undefined;
-    const channel = typeof BroadcastChannel === "function" ? new BroadcastChannel(BROADCAST_CHANNEL) : undefined;
+    let channel: BroadcastChannel | undefined;
+    try {
+      channel = new BroadcastChannel(BROADCAST_CHANNEL);
+    } catch {
+      // No BroadcastChannel (old browser, opaque origin): postMessage still works; only the COOP fallback is lost.
+    }
     const listeners = new AbortController();
     const { signal } = listeners;
 

@@ -20,6 +20,10 @@ export function authorizeUrl(options: ResolvedOptions, state: string): string {
 export function openPopup(url: string, width: number, height: number): Window | null {
   const left = Math.max(0, Math.round(window.screenX + (window.outerWidth - width) / 2));
   const top = Math.max(0, Math.round(window.screenY + (window.outerHeight - height) / 2));
-  const popup = window.open(url, "_blank", `popup=yes,width=${width},height=${height},left=${left},top=${top}`);
-  return popup && !popup.closed ? popup : null;
+  try {
+    const popup = window.open(url, "_blank", `popup=yes,width=${width},height=${height},left=${left},top=${top}`);
+    return popup && !popup.closed ? popup : null;
+  } catch {
+    return null; // e.g. a sandboxed iframe without allow-popups
+  }
 }

@@ -145,6 +145,19 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
       await expect.poll(() => popup.isClosed()).toBe(true);
     });
 
+    it("COOP page, popup closed by the user: rejects 'User closed the login window' once the app has focus again", async () => {
+      const page = await openApp("/coop/app.html");
+      const popup = await clickLogin(page);
+      await popup.waitForTimeout(1000);
+      // Severed: the app's handle already reads closed; the SDK must not give up while the popup lives.
+      expect(await page.evaluate(() => (window as unknown as { __error?: unknown }).__error)).toBeUndefined();
+      await popup.close();
+      // A desktop browser refocuses the opener when a popup closes; headless Chromium has no window focus,
+      // so the test fires the event the browser would.
+      await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+      expect((await outcome(page)).error).toMatchObject({ code: "popup_closed", message: "User closed the login window" });
+    });
+
     it("two tabs logging in at once each get their own JWT", async () => {
       const [a, b] = [await openApp("/app.html"), await openApp("/app.html")];
       const popupA = await clickLogin(a);

@@ -122,7 +122,7 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
     });
 
     it("timeout: rejects 'Login timeout' and closes the popup", async () => {
-      const page = await openApp("/app.html?timeout=1500");
+      const page = await openApp("/app.html?timeout=3000");
       const popup = await clickLogin(page);
       expect((await outcome(page)).error).toMatchObject({ code: "login_timeout", message: "Login timeout" });
       await expect.poll(() => popup.isClosed()).toBe(true);

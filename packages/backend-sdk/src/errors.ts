@@ -7,6 +7,11 @@
  * Every code a {@link SlotgateBackendError} can carry, with the HTTP status the
  * SDK suggests for your own route and the message it starts with. The first
  * five messages are the specification's own strings (section 7).
+ *
+ * @example
+ * ```ts
+ * BACKEND_ERRORS.CALLBACK_TIMEOUT; // { status: 408, message: "authorize callback timeout" }
+ * ```
  */
 export const BACKEND_ERRORS = {
   /** No user JWT was given to `getSlotInfo` (spec 7: "400 when the login request has no JWT"). */

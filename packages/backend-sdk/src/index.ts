@@ -16,7 +16,7 @@
  */
 export type { AgentTokenClaims, VerifyAgentTokenOptions } from "./agent/verify-agent-token.js";
 export { SlotgateBackend } from "./backend.js";
-export type { CallbackResponseLike } from "./callback/answer-callback.js";
+export type { CallbackResponseLike, FastifyReplyLike, KoaResponseLike, NodeResponseLike } from "./callback/answer-callback.js";
 export type { CallbackRequestLike } from "./callback/read-callback.js";
 export {
   type CallOptions,
@@ -32,7 +32,7 @@ export {
   isSlotgateBackendError,
 } from "./errors.js";
 export { type Logger, consoleLogger, silentLogger } from "./logger.js";
-export type { FetchLike, SleepFn, SlotgateBackendOptions, StatusSyncOptions } from "./options.js";
+export type { FetchLike, ResolvedConfig, SleepFn, SlotgateBackendOptions, StatusSyncOptions } from "./options.js";
 export type { CallbackParams, PendingStore } from "./slot-info/pending-store.js";
 export type { GetSlotInfoOptions } from "./slot-info/slot-info-flow.js";
 export {

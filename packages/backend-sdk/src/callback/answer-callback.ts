@@ -1,14 +1,14 @@
 import { SlotgateBackendError } from "../errors.js";
 
 /** Fastify's `reply`. */
-interface FastifyReplyLike {
+export interface FastifyReplyLike {
   code(status: number): FastifyReplyLike;
   header(name: string, value: string): FastifyReplyLike;
   send(payload: unknown): unknown;
 }
 
 /** `node:http`'s `ServerResponse`, and Express's `res` (a subclass). */
-interface NodeResponseLike {
+export interface NodeResponseLike {
   headersSent?: boolean;
   statusCode: number;
   setHeader(name: string, value: string): unknown;
@@ -16,7 +16,7 @@ interface NodeResponseLike {
 }
 
 /** Koa's `ctx.response` (or `ctx`): status and body are settable. */
-interface KoaResponseLike {
+export interface KoaResponseLike {
   status: number;
   body: unknown;
   set(field: string, value: string): unknown;

@@ -17,6 +17,13 @@ const HEX = /^[0-9a-fA-F]*$/;
  * Serialises a spend payload the one way the service and the shared test
  * vectors do: fields in the order client_id, user_dbkey, amount, cuid, then
  * the optional nonce and ts, whatever order the caller's object has.
+ *
+ * @throws {@link SlotgateBackendError} `INVALID_ARGUMENT` naming the bad field.
+ * @example
+ * ```ts
+ * serializeSpendPayload({ cuid: "g", amount: "5", user_dbkey: "1", client_id: "c" });
+ * // '{"client_id":"c","user_dbkey":"1","amount":"5","cuid":"g"}'
+ * ```
  */
 export function serializeSpendPayload(payload: SpendPayload): string {
   const parsed = spendPayloadSchema.safeParse(payload);

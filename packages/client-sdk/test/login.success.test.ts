@@ -98,6 +98,7 @@ describe("login() success", () => {
     ["the legacy sender (from: gameauth)", { from: "gameauth" }],
     ["an unknown type", { type: "maybe" }],
     ["a non-string data", { data: 42 }],
+    ["a success without a JWT", { data: "" }],
   ])("ignores a message from %s and keeps waiting", async (_label, change) => {
     const popup = fakePopup();
     stubWindowOpen(popup);

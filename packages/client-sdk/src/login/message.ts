@@ -17,6 +17,7 @@ export function readLoginMessage(value: unknown, state?: string): LoginResultMes
   const m = value as Record<string, unknown>;
   if (m["from"] !== MESSAGE_SOURCE || (m["type"] !== "success" && m["type"] !== "fail")) return undefined;
   if (typeof m["data"] !== "string" || typeof m["state"] !== "string") return undefined;
+  if (m["type"] === "success" && m["data"] === "") return undefined;
   if (state !== undefined && m["state"] !== state) return undefined;
   return value as LoginResultMessage;
 }

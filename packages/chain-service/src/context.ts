@@ -1,4 +1,4 @@
-import { MaxUint256, type Provider, Wallet, parseEther } from "ethers";
+import { MaxUint256, type Provider, Wallet, formatEther, getAddress, parseEther } from "ethers";
 import { type SlotgateAddresses, type SlotgateContracts, connectContracts, deploy } from "@slotgate/contracts";
 import { BuiltInBundler } from "./bundler/built-in.js";
 import { ExternalBundler } from "./bundler/external.js";
@@ -30,6 +30,8 @@ export interface ServiceContext {
   pin: { salt: string; iterations: number; lockout: PinLockoutPolicy };
   spendMaxAgeSeconds: number;
   now: () => Date;
+  /** Releases the chain connection (RPC mode). */
+  closeChain: () => void;
   /** Development-chain helpers (time travel), only for the in-process chain. */
   devChain?: { increaseTime(seconds: number): Promise<void> };
 }
@@ -82,7 +84,13 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
       paymasterDeposit: chain.paymasterDeposit ?? parseEther("100"),
     });
     senders.delete(`${scope}:${operatorWallet.address}`);
-    addresses = deployed;
+    addresses = {
+      xotn: deployed.xotn,
+      exchange: deployed.exchange,
+      entryPoint: deployed.entryPoint,
+      factory: deployed.factory,
+      paymaster: deployed.paymaster,
+    };
     devChain = {
       async increaseTime(seconds) {
         await local.eip1193.request({ method: "evm_increaseTime", params: [seconds] });
@@ -93,14 +101,51 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
       "[chain-service] development defaults: in-process Hardhat chain with freshly deployed contracts and well-known development keys; configure chain.kind = \"rpc\" for production",
     );
   } else {
-    provider = connectRpc(chain.rpcUrl);
-    operatorWallet = new Wallet(chain.operatorKey, provider);
-    paymasterSigner = new Wallet(chain.paymasterSignerKey, provider);
-    bundlerWallet = new Wallet(chain.bundlerKey, provider);
-    addresses = chain.addresses;
+    const rpc = connectRpc(chain.rpcUrl);
+    provider = rpc;
+    const wallet = (key: string, what: string) => {
+      try {
+        return new Wallet(key, provider);
+      } catch (cause) {
+        rpc.destroy();
+        throw new ChainServiceError("invalid_request", `${what} is not a valid private key`, { cause });
+      }
+    };
+    operatorWallet = wallet(chain.operatorKey, "operatorKey");
+    paymasterSigner = wallet(chain.paymasterSignerKey, "paymasterSignerKey");
+    bundlerWallet = wallet(chain.bundlerKey, "bundlerKey");
+    const { xotn, exchange, entryPoint, factory, paymaster } = chain.addresses;
+    addresses = { xotn, exchange, entryPoint, factory, paymaster };
     scope = "rpc";
   }
 
+  const closeChain = () => {
+    if (chain.kind === "rpc") (provider as ReturnType<typeof connectRpc>).destroy();
+  };
+  try {
+    return await wire(config, { provider, operatorWallet, paymasterSigner, bundlerWallet, addresses, scope, kek, warn, closeChain, devChain });
+  } catch (error) {
+    closeChain();
+    throw error;
+  }
+}
+
+async function wire(
+  config: ChainServiceConfig,
+  parts: {
+    provider: Provider;
+    operatorWallet: Wallet;
+    paymasterSigner: Wallet;
+    bundlerWallet: Wallet;
+    addresses: SlotgateAddresses;
+    scope: string;
+    kek: Buffer;
+    warn: (message: string) => void;
+    closeChain: () => void;
+    devChain: ServiceContext["devChain"];
+  },
+): Promise<ServiceContext> {
+  const { provider, operatorWallet, paymasterSigner, bundlerWallet, addresses, scope, kek, warn, closeChain, devChain } = parts;
   let chainId: bigint;
   try {
     chainId = (await provider.getNetwork()).chainId;
@@ -109,6 +154,7 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
   }
   const operator = senderFor(operatorWallet, scope);
   const contracts = connectContracts(addresses, operatorWallet);
+  await checkDeployment(provider, addresses, contracts, { operator: operatorWallet.address, paymasterSigner: paymasterSigner.address }, warn);
 
   // The operator buys content tokens on the slot's behalf (see docs/decisions/chain-service.md).
   const allowance = await contracts.xotn.allowance(operator.address, addresses.exchange);
@@ -166,6 +212,37 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
     },
     spendMaxAgeSeconds: config.spendMaxAgeSeconds ?? 300,
     now: config.now ?? (() => new Date()),
+    closeChain,
     ...(devChain ? { devChain } : {}),
   };
+}
+
+/** Start-up checks of a configured deployment: fails fast with a message naming what is wrong. */
+async function checkDeployment(
+  provider: Provider,
+  addresses: SlotgateAddresses,
+  contracts: SlotgateContracts,
+  keys: { operator: string; paymasterSigner: string },
+  warn: (message: string) => void,
+): Promise<void> {
+  try {
+    for (const [name, address] of Object.entries(addresses)) {
+      if ((await provider.getCode(address)) === "0x") {
+        throw new ChainServiceError("chain_unavailable", `no contract at the configured ${name} address`);
+      }
+    }
+    if (getAddress(await contracts.paymaster.verifyingSigner()) !== getAddress(keys.paymasterSigner)) {
+      throw new ChainServiceError("chain_unavailable", "the paymaster signer key is not the paymaster's verifyingSigner");
+    }
+    if (getAddress(await contracts.exchange.owner()) !== getAddress(keys.operator)) {
+      throw new ChainServiceError("chain_unavailable", "the operator key is not the owner of the exchange");
+    }
+    const deposit = await contracts.entryPoint.balanceOf(addresses.paymaster);
+    if (deposit < parseEther("0.1")) {
+      warn(`[chain-service] the paymaster's EntryPoint deposit is low (${formatEther(deposit)} ETH): sponsored operations will fail when it runs out`);
+    }
+  } catch (cause) {
+    if (cause instanceof ChainServiceError) throw cause;
+    throw new ChainServiceError("chain_unavailable", "could not check the deployment", { cause });
+  }
 }

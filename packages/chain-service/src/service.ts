@@ -244,8 +244,9 @@ class DefaultChainService implements ChainService {
     return devFundSlot(this.ctx, { ...args, user_uuid: positiveId(args?.user_uuid, "user_uuid") });
   }
 
-  close() {
-    return this.ctx.submitter.close();
+  async close() {
+    await this.ctx.submitter.close();
+    this.ctx.closeChain();
   }
 }
 

@@ -70,6 +70,7 @@ export class BuiltInBundler implements UserOperationSubmitter {
   #running: Promise<void> | undefined;
   #closed = false;
   readonly stats: BundlerStats = { batches: 0, included: 0, dropped: 0, largestBatch: 0 };
+  readonly pipelinesPerWallet = true;
 
   constructor(options: BuiltInBundlerOptions) {
     this.#options = { batchIntervalMs: 10, maxBatchSize: 24, ...options };

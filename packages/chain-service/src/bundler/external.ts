@@ -37,6 +37,7 @@ export class ExternalBundler implements UserOperationSubmitter {
   readonly #options: ExternalBundlerOptions;
   readonly #fetch: typeof fetch;
   #id = 0;
+  readonly pipelinesPerWallet = false;
   #closed = false;
   readonly #inFlight = new Set<Promise<unknown>>();
 

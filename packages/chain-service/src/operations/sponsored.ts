@@ -92,6 +92,8 @@ export class SponsoredOperations {
         // promise so the lock is released now, not when the operation is included.
         const submitted = ctx.submitter.submit(signed);
         submitted.catch(() => undefined);
+        // An external bundler cannot take the wallet's next operation before this one lands.
+        if (!ctx.submitter.pipelinesPerWallet) await submitted;
         return { queued: submitted };
       }));
     } catch (cause) {

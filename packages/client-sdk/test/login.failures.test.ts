@@ -76,6 +76,17 @@ describe("login() failures", () => {
     expect(vi.getTimerCount()).toBe(0);
   });
 
+  it("detects the user closing a popup on a service that shares the app's origin", async () => {
+    const popup = fakePopup();
+    stubWindowOpen(popup);
+    const promise = settleLater(new Slotgate(options).login());
+    popup.href = "https://game.test/oauth/authorize?client_id=x";
+    await vi.advanceTimersByTimeAsync(POLL_MS);
+    popup.closed = true;
+    await vi.advanceTimersByTimeAsync(POLL_MS + CLOSE_GRACE_MS);
+    await expect(promise).rejects.toMatchObject({ code: "popup_closed" });
+  });
+
   it("still accepts a result that arrives just after the popup closed itself (within the grace period)", async () => {
     const popup = fakePopup();
     stubWindowOpen(popup);

@@ -18,8 +18,8 @@ export const CLOSE_GRACE_MS = 1_000;
  *
  * Both require `from: "slotgate"` and the expected `state`.
  *
- * Closing: once the popup has been seen open on the service origin (its `location` throws), `closed` is
- * trusted. A popup that reads `closed` before that was severed by COOP (the opener's handle reports closed
+ * Closing: once the popup has been seen open on the service page (`closed` false while its `location`
+ * throws, or reads a real URL when the service shares the app's origin), `closed` is trusted. A popup that reads `closed` before that was severed by COOP (the opener's handle reports closed
  * at the first cross-origin navigation) or closed before loading; the SDK then waits for the fallback
  * channel and treats the return of focus to this window as the user closing the popup. @internal
  */
@@ -67,9 +67,9 @@ export function awaitLoginResult(popup: Window, state: string, origin: string, t
       if (!popup.closed) {
         if (!attached) {
           try {
-            void popup.location.href;
+            attached = popup.location.href !== "about:blank"; // same-origin service: readable once loaded
           } catch {
-            attached = true;
+            attached = true; // cross-origin service page, still ours
           }
         }
         return;

@@ -8,6 +8,8 @@ export interface FakePopup {
   closed: boolean;
   /** The popup committed a cross-origin navigation: reading `location` throws. */
   crossOrigin: boolean;
+  /** What `location.href` reads while not cross-origin. */
+  href: string;
   close: () => void;
   focus: ReturnType<typeof vi.fn>;
   readonly location: { href: string };
@@ -17,13 +19,14 @@ export function fakePopup(): FakePopup {
   const popup = {
     closed: false,
     crossOrigin: false,
+    href: "about:blank",
     close() {
       popup.closed = true;
     },
     focus: vi.fn(),
     get location() {
       if (popup.crossOrigin) throw new DOMException("Blocked a frame with origin", "SecurityError");
-      return { href: "about:blank" };
+      return { href: popup.href };
     },
   };
   return popup;

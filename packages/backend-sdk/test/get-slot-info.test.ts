@@ -1,5 +1,6 @@
 import type { MockService } from "@slotgate/mock-service";
 import { SignJWT, generateKeyPair } from "jose";
+import { HttpResponse, http } from "msw";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type SlotgateBackend, SlotgateBackendError } from "../src/index.js";
 import { type RunningServer, freePort, nodeServer } from "./support/http-server.js";
@@ -175,6 +176,20 @@ describe("getSlotInfo against the simulated service", () => {
     expect(err.error).toBe("invalid_client");
     expect(JSON.stringify(err)).not.toContain("wrong-secret-value");
     expect(err.message).not.toContain("wrong-secret-value");
+  });
+
+  it("AUTHORIZE_ERROR when the service answers something other than JSON", async () => {
+    await fresh();
+    msw.use(http.get(`${mock.baseUrl}/v1/oauth-meta/authorize`, () => new HttpResponse("<html>proxy error</html>", { status: 200 })));
+    const err = await rejection(backend.getSlotInfo(await userJwt(mock)));
+    expect(err).toMatchObject({ code: "AUTHORIZE_ERROR", serviceStatus: 200 });
+  });
+
+  it("TOKEN_EXCHANGE_ERROR when get_token answers 200 without the slot info fields", async () => {
+    await fresh();
+    msw.use(http.post(`${mock.baseUrl}/v1/oauth-meta/get_token`, () => HttpResponse.json({ success: true, access_token: "x" })));
+    const err = await rejection(backend.getSlotInfo(await userJwt(mock)));
+    expect(err).toMatchObject({ code: "TOKEN_EXCHANGE_ERROR", status: 502, message: "get_token failed: the answer lacks a slot info field" });
   });
 
   it("CALLBACK_REJECTED (502) when the callback reports success other than 1", async () => {

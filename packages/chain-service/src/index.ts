@@ -36,5 +36,6 @@ export {
   type UserOperationSubmitter,
   paymasterHash,
 } from "./bundler/index.js";
-export { HARDHAT_MNEMONIC, type InProcessChain, startInProcessChain } from "./chain/in-process.js";
+export { type Eip1193Provider, HARDHAT_MNEMONIC, type InProcessChain, startInProcessChain } from "./chain/in-process.js";
+export { SerialTxSender } from "./chain/tx-queue.js";
 export { CHAIN_ENV, chainServiceConfigFromEnv } from "./config-from-env.js";

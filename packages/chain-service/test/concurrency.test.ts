@@ -63,4 +63,14 @@ describe("sponsored operations under concurrency", () => {
     expect(bundler.stats.largestBatch).toBeGreaterThan(1);
     expect(new Set(results.map((r) => r.tx_hash)).size).toBe(batches);
   });
+
+  it("never collides on the operator's transaction nonces: 20 operator transactions at once all land", async () => {
+    const { service } = h;
+    const user = newUserId();
+    await service.registerPin({ user_uuid: user, ...pinOf("010101") });
+    const results = await Promise.all(Array.from({ length: 20 }, () => service.fundWallet({ user_uuid: user, xotn: "3" })));
+    expect(new Set(results.map((r) => r.tx_hash)).size).toBe(20);
+    const slot = (await service.contentAddressFor(user))!;
+    expect(await contextOf(service).contracts.xotn.balanceOf(slot)).toBe(60n);
+  });
 });

@@ -13,6 +13,7 @@ describe("public surface", () => {
         "ExternalBundler",
         "HARDHAT_MNEMONIC",
         "MIGRATIONS",
+        "SerialTxSender",
         "chainServiceConfigFromEnv",
         "createChainService",
         "deriveBackupKey",

@@ -22,7 +22,7 @@ const HEX_32 = /^[0-9a-fA-F]{64}$/;
  * Derives `share_pin` = PBKDF2-SHA256(pin_hash, salt, 100000 iterations, 32 bytes). The password is the
  * 32 raw bytes of the hex `pin_hash` (case-insensitive). Runs on libuv's thread pool (async
  * `node:crypto.pbkdf2`), so it never blocks the event loop. The caller owns the result and must
- * {@link wipe} it.
+ * zero-fill it (`fill(0)`) when done.
  *
  * @param pinHashHex - SHA-256 of the PIN and its salt, 64 hex characters
  * @param options - salt string and iteration count

@@ -1,6 +1,7 @@
-import type { Provider, Wallet } from "ethers";
+import type { FeeData, Provider, Wallet } from "ethers";
 import {
   type SlotgateAddresses,
+  type SponsorshipWindow,
   buildUserOperation,
   encodeInitCode,
   signUserOperation,
@@ -55,16 +56,37 @@ export class SponsoredOperations {
     },
   ) {}
 
+  #state: { at: number; value: Promise<{ fees: FeeData; window: SponsorshipWindow }> } | undefined;
+
+  /**
+   * Fee data and the sponsorship window, shared by the operations of one second: a burst of
+   * operations then costs two RPC reads, not two per operation. The window starts at most a second
+   * early, which only shortens it.
+   */
+  #chainState(): Promise<{ fees: FeeData; window: SponsorshipWindow }> {
+    const now = Date.now();
+    if (this.#state === undefined || now - this.#state.at > 1000) {
+      const value = Promise.all([
+        this.ctx.provider.getFeeData(),
+        sponsorshipWindow(this.ctx.provider, this.ctx.validForSeconds),
+      ]).then(([fees, window]) => ({ fees, window }));
+      this.#state = { at: now, value };
+      value.catch(() => {
+        if (this.#state?.value === value) this.#state = undefined;
+      });
+    }
+    return this.#state.value;
+  }
+
   async send(input: SponsoredOperationInput): Promise<SponsoredOperationResult> {
     const { ctx } = this;
     let deployedWallet = false;
     let queued: Promise<UserOperationReceipt>;
     try {
       ({ queued } = await ctx.nonces.withNext(input.sender, async ({ nonce, paymasterNonce }) => {
-        const [code, fees, window] = await Promise.all([
+        const [code, { fees, window }] = await Promise.all([
           nonce === 0n ? ctx.provider.getCode(input.sender) : Promise.resolve("0xexisting"),
-          ctx.provider.getFeeData(),
-          sponsorshipWindow(ctx.provider, ctx.validForSeconds),
+          this.#chainState(),
         ]);
         deployedWallet = code === "0x";
         const maxFeePerGas = fees.maxFeePerGas ?? fees.gasPrice ?? 1_000_000_000n;

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type BaseWallet, Wallet, getBytes } from "ethers";
+import { AbiCoder, type BaseWallet, Wallet, dataLength, dataSlice, getBytes } from "ethers";
 import {
   type UserOperation,
   W_SALT,
@@ -15,6 +15,8 @@ import {
 } from "@slotgate/contracts";
 import { BuiltInBundler, type ChainServiceError, ExternalBundler, type UserOperationReceipt, paymasterHash } from "../src/index.js";
 import { sponsorOffChain } from "../src/bundler/paymaster-hash.js";
+import { WalletNonces } from "../src/bundler/nonces.js";
+import { SponsoredOperations } from "../src/operations/sponsored.js";
 import { SerialTxSender } from "../src/chain/tx-queue.js";
 import { startInProcessChain } from "../src/chain/in-process.js";
 import { contextOf } from "../src/service.js";
@@ -220,3 +222,44 @@ describe("external bundler client", () => {
     }
   });
 });
+
+describe("sponsorship window", () => {
+  it("signs validAfter = now and validUntil = now + 5 minutes (spec 4.11)", async () => {
+    const ctx = contextOf(h.service);
+    const seen: UserOperation[] = [];
+    const recording = {
+      pipelinesPerWallet: true,
+      submit: async (op: UserOperation) => {
+        seen.push(op);
+        return { userOpHash: "0x", transactionHash: "0x", success: true };
+      },
+      close: async () => undefined,
+    };
+    const sponsored = new SponsoredOperations({
+      provider: ctx.provider,
+      addresses: ctx.addresses,
+      chainId: ctx.chainId,
+      paymasterSigner,
+      nonces: new WalletNonces(ctx.provider, ctx.addresses.entryPoint, ctx.addresses.paymaster),
+      submitter: recording,
+      validForSeconds: 300,
+    });
+    const owner = Wallet.createRandom();
+    const before = Math.floor(Date.now() / 1000);
+    await sponsored.send({
+      sender: computeWalletAddress(ctx.addresses.factory, owner.address, W_SALT),
+      deployment: { initialOwner: owner.address, salt: W_SALT },
+      callData: emptyCall(),
+      ownerKey: Buffer.from(owner.privateKey.slice(2), "hex"),
+    });
+    const op = seen[0]!;
+    expect(op.initCode).not.toBe("0x");
+    expect(op.paymasterAndData.slice(0, 42).toLowerCase()).toBe(ctx.addresses.paymaster.toLowerCase());
+    const [validUntil, validAfter] = AbiCoder.defaultAbiCoder().decode(["uint48", "uint48"], dataSlice(op.paymasterAndData, 20, 84));
+    expect(Number(validUntil) - Number(validAfter)).toBe(300);
+    expect(Number(validAfter)).toBeGreaterThanOrEqual(before - 1);
+    expect(dataLength(op.paymasterAndData)).toBe(20 + 64 + 65);
+    expect(dataLength(op.signature)).toBe(65);
+  });
+});
+

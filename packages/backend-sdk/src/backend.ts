@@ -61,6 +61,8 @@ export class SlotgateBackend {
    */
   constructor(options: SlotgateBackendOptions) {
     const { clientSecret, ...config } = resolveConfig(options);
+    // Mountable unbound: app.all(path, slotgate.handleCallback).
+    this.handleCallback = this.handleCallback.bind(this);
     this.#config = Object.freeze(config);
     this.#logger = options.logger ?? consoleLogger;
     const fetchFn = resolveFetch(options.fetch);
@@ -121,7 +123,8 @@ export class SlotgateBackend {
    * `success` other than `1` rejects the pending call with `CALLBACK_REJECTED`.
    *
    * Works with Express and `node:http` (`(req, res)`), Fastify (`(request, reply)`)
-   * and Koa (`(ctx)` or `(ctx.request, ctx.response)`).
+   * and Koa (`(ctx)`, `(ctx, next)` or `(ctx.request, ctx.response)`). It is bound to
+   * the instance, so it can be passed as is: `app.all(path, slotgate.handleCallback)`.
    *
    * @example
    * ```ts
@@ -135,8 +138,9 @@ export class SlotgateBackend {
    * http.createServer((req, res) => slotgate.handleCallback(req, res));
    * ```
    */
-  handleCallback(req: CallbackRequestLike, res?: CallbackResponseLike): void {
-    const target = res ?? (req as unknown as CallbackResponseLike);
+  handleCallback(req: CallbackRequestLike, res?: CallbackResponseLike | (() => unknown)): void {
+    // Koa passes (ctx, next): the context is both request and response.
+    const target = res === undefined || typeof res === "function" ? (req as unknown as CallbackResponseLike) : res;
     answerCallback(target);
     const params = req !== null && typeof req === "object" ? readCallbackParams(req) : null;
     if (!params) {

@@ -39,6 +39,23 @@ const frameworks: Record<string, (getBackend: () => SlotgateBackend) => Promise<
     });
     return listen(app.listen(0, "127.0.0.1"));
   },
+  "Express 5 (unbound method)": async (b) => {
+    const app = express();
+    app.all(PATH, (req, res, next) => {
+      const handler = b().handleCallback; // passed as is, without its instance
+      handler(req, res);
+      void next;
+    });
+    return listen(app.listen(0, "127.0.0.1") as unknown as Server);
+  },
+  "Koa (ctx, next) unbound": async (b) => {
+    const app = new Koa();
+    app.use((ctx, next) => {
+      const handler = b().handleCallback; // as a router would call it: (ctx, next), no instance
+      return ctx.path === PATH ? handler(ctx, next) : next();
+    });
+    return listen(app.listen(0, "127.0.0.1"));
+  },
   "Koa (ctx.request, ctx.response)": async (b) => {
     const app = new Koa();
     app.use(async (ctx, next) => {

@@ -1,4 +1,4 @@
-import type { SlotInfo, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+import type { SlotInfo, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
 import {
   type AgentTokenClaims,
   type VerifyAgentTokenOptions,
@@ -17,6 +17,7 @@ import {
   type StatusContext,
   type StatusSyncArgs,
   type StatusSyncResult,
+  checkStatus,
   defaultSleep,
   syncStatus,
 } from "./status/status-sync.js";
@@ -196,6 +197,23 @@ export class SlotgateBackend {
    */
   statusLogout(args: StatusSyncArgs): Promise<StatusSyncResult<StatusLogoutResponse>> {
     return syncStatus<StatusLogoutResponse>(this.#status, "logout", args);
+  }
+
+  /**
+   * Reads a user's current status and transfer eligibility (`GET /v1/oauth/status/check`):
+   * `transfer_enabled` is true exactly when the status is `logged_out`. Unlike the sync
+   * calls this is a read the caller needs, so it throws; it is not retried.
+   *
+   * @throws {@link SlotgateBackendError} `SERVICE_ERROR` (with the service's `error`), `NETWORK_ERROR`,
+   *   `INVALID_RESPONSE`, `ABORTED` or `INVALID_ARGUMENT`
+   * @example
+   * ```ts
+   * const { status, transfer_enabled } = await slotgate.statusCheck({ accessToken, userId });
+   * if (!transfer_enabled) throw new Error("log out before listing the slot");
+   * ```
+   */
+  statusCheck(args: StatusSyncArgs): Promise<StatusCheckResponse> {
+    return checkStatus(this.#status, args);
   }
 
   /**

@@ -42,4 +42,4 @@ export {
   serializeSpendPayload,
 } from "./spend/encrypt-spend-message.js";
 export type { StatusSyncArgs, StatusSyncResult } from "./status/status-sync.js";
-export type { SlotInfo, SpendPayload, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+export type { SlotInfo, SpendPayload, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";

@@ -118,8 +118,10 @@ describe("backend SDK against the reference server", () => {
     const info = await backend.getSlotInfo(await loginUser());
     const login = await backend.statusLogin({ accessToken: info.access_token, userId: info.id });
     expect(login).toMatchObject({ ok: true, attempts: 1, response: { status: "logged_in" } });
+    expect(await backend.statusCheck({ accessToken: info.access_token, userId: info.id })).toMatchObject({ status: "logged_in", transfer_enabled: false });
     const logout = await backend.statusLogout({ accessToken: info.access_token, userId: info.id });
     expect(logout).toMatchObject({ ok: true, response: { status: "logged_out", transfer_enabled: true } });
+    expect(await backend.statusCheck({ accessToken: info.access_token, userId: info.id })).toMatchObject({ status: "logged_out", transfer_enabled: true });
   });
 
   it("a replayed callback is ignored: the code is single use and the first result stands", async () => {

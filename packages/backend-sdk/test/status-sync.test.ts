@@ -39,6 +39,16 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
     expect(await check()).toMatchObject({ status: "logged_out", transfer_enabled: true });
   });
 
+  it("statusCheck reads the status and transfer eligibility; throws SERVICE_ERROR for another user's token", async () => {
+    const backend = backendFor(mock);
+    expect(await backend.statusCheck({ accessToken, userId })).toMatchObject({ status: "logged_out", transfer_enabled: true, timestamp: null });
+    await backend.statusLogin({ accessToken, userId });
+    expect(await backend.statusCheck({ accessToken, userId })).toMatchObject({ status: "logged_in", transfer_enabled: false });
+    const err = await backend.statusCheck({ accessToken, userId: "999999" }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "SERVICE_ERROR", error: "token_user_mismatch", serviceStatus: 403 });
+    await expect(backend.statusCheck({ accessToken: "", userId })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+  });
+
   it("retries a 503 with exponential backoff and succeeds on the third attempt", async () => {
     let calls = 0;
     msw.use(

@@ -1,4 +1,4 @@
-import { LIMITS, PATHS, type StatusLoginResponse, type StatusLogoutResponse } from "@slotgate/protocol";
+import { LIMITS, PATHS, type StatusCheckResponse, type StatusLoginResponse, type StatusLogoutResponse } from "@slotgate/protocol";
 import { SlotgateBackendError } from "../errors.js";
 import { buildUrl, requestJson } from "../http/request.js";
 import type { Logger } from "../logger.js";
@@ -144,3 +144,33 @@ export async function syncStatus<T>(
 }
 
 export type { StatusLoginResponse, StatusLogoutResponse };
+
+/** Reads the current status (`GET /v1/oauth/status/check`); throws {@link SlotgateBackendError} on failure. */
+export async function checkStatus(ctx: StatusContext, args: StatusSyncArgs): Promise<StatusCheckResponse> {
+  const bad = argumentError(args);
+  if (bad) throw bad;
+  const out = await requestJson(ctx.fetch, buildUrl(ctx.authServerUrl, PATHS.statusCheck, { user_id: args.userId, client_id: ctx.clientId }), {
+    method: "GET",
+    headers: { authorization: `Bearer ${args.accessToken}` },
+    ...(args.signal ? { signal: args.signal } : {}),
+  });
+  switch (out.kind) {
+    case "ok":
+      if (out.body.status !== "logged_in" && out.body.status !== "logged_out") {
+        throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
+      }
+      return out.body as unknown as StatusCheckResponse;
+    case "aborted":
+      throw new SlotgateBackendError("ABORTED", { cause: out.cause });
+    case "network":
+      throw new SlotgateBackendError("NETWORK_ERROR", { cause: out.cause });
+    case "invalid":
+      throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
+    case "error":
+      throw new SlotgateBackendError("SERVICE_ERROR", {
+        detail: `${out.error ?? "error"} (HTTP ${out.status})`,
+        ...(out.error === undefined ? {} : { error: out.error }),
+        serviceStatus: out.status,
+      });
+  }
+}

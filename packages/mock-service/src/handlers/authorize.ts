@@ -80,7 +80,7 @@ async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserR
   if (params.display === "popup" && !isLoopbackUri(redirectUri)) {
     const data = user ? await issueUserJwt(ctx, user.user_id, params.client_id!) : "access_denied";
     const targetOrigin = ctx.faults.popupWildcardOrigin ? "*" : new URL(redirectUri).origin;
-    return html(popupResultPage({ targetOrigin, type: user ? "success" : "fail", data, state }));
+    return html(popupResultPage({ targetOrigin, redirectUri, type: user ? "success" : "fail", data, state }));
   }
   if (!user) return redirect(withQuery(redirectUri, denied));
   if (isLoopbackUri(redirectUri)) {

@@ -32,7 +32,9 @@ export function tokenHandlers(ctx: MockContext) {
           const params = validate(tokenRequestSchema, body);
           if (basic && basic.id !== params.client_id) throw new HttpError("invalid_client");
           const secret = basic ? basic.secret : params.client_secret;
-          if (secret === undefined) throw new HttpError("invalid_client", { message: "Client authentication is required (client_secret or HTTP Basic)." });
+          if (secret === undefined || params.client_id === undefined) {
+            throw new HttpError("invalid_client", { message: "Client authentication is required (client_id and client_secret, or HTTP Basic)." });
+          }
           const client = authenticateClient(ctx, params.client_id, secret);
           requireRegisteredRedirectUri(ctx, client, params.redirect_uri);
           const code = await redeemCode(ctx, {

@@ -72,7 +72,7 @@ export interface ChainService {
 
   // --- transfers and slots (spec 4.5, 4.9) ---
   /** `POST /v1/token/transfer` for `user_uuid` (the bearer token's user): ERC-20 transfer from one of its wallets. */
-  transferToken(userUuid: number, request: TokenTransferRequest & { pin_salt: string }): Promise<TokenTransferResponse>;
+  transferToken(userUuid: number, request: TokenTransferRequest & { pin_salt?: string }): Promise<TokenTransferResponse>;
   /** `POST /idex-platform/exchange_token_owner`, signed with `from_uuid`'s PIN shares. */
   exchangeSlotOwner(
     request: ExchangeTokenOwnerRequest & { pin: Omit<PinCredentials, "user_uuid"> },
@@ -153,11 +153,11 @@ class DefaultChainService implements ChainService {
     return (await findWallet(this.ctx.db, positiveId(userUuid, "user_uuid")))?.contentAddress ?? null;
   }
 
-  async transferToken(userUuid: number, request: TokenTransferRequest & { pin_salt: string }): Promise<TokenTransferResponse> {
-    const { pin_hash, pin_salt, key_share_user, ...transfer } = request ?? ({} as TokenTransferRequest & { pin_salt: string });
+  async transferToken(userUuid: number, request: TokenTransferRequest & { pin_salt?: string }): Promise<TokenTransferResponse> {
+    const { pin_hash, pin_salt, key_share_user, ...transfer } = request ?? ({} as TokenTransferRequest);
     const result = await runWalletOperation(
       this.ctx,
-      { user_uuid: positiveId(userUuid, "user_uuid"), pin_hash, pin_salt, key_share_user },
+      { user_uuid: positiveId(userUuid, "user_uuid"), pin_hash, key_share_user, ...(pin_salt === undefined ? {} : { pin_salt }) },
       { kind: "erc20_transfer", ...transfer },
     );
     return { success: true, transaction_hash: result.tx_hash as string };

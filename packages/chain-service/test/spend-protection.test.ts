@@ -94,6 +94,26 @@ describe("encrypted spend protection", () => {
     expect(await balance()).toEqual(after);
   });
 
+  it("forgets nonces once their messages are stale anyway", async () => {
+    const nonce = randomBytes(12).toString("hex");
+    const ts = Math.floor(now.getTime() / 1000);
+    const message = encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce, ts }), key, iv);
+    await h.service.increaseUsed(clientId, { encrypted_message: message });
+    const count = async () =>
+      (await h.db.query("SELECT 1 FROM cs_spend_nonces WHERE client_id = $1 AND nonce = $2", [clientId, nonce])).rows.length;
+    expect(await count()).toBe(1);
+    now = new Date(now.getTime() + 11 * 60 * 1000);
+    const later = encryptHex(
+      JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce: randomBytes(12).toString("hex"), ts: Math.floor(now.getTime() / 1000) }),
+      key,
+      iv,
+    );
+    await h.service.increaseUsed(clientId, { encrypted_message: later });
+    expect(await count()).toBe(0);
+    // The old message is still refused: now as stale.
+    expect(await codeOf(h.service.increaseUsed(clientId, { encrypted_message: message }))).toBe("stale_message");
+  });
+
   it("a spend refused on chain releases its nonce so the provider can retry", async () => {
     const nonce = randomBytes(12).toString("hex");
     const ts = Math.floor(now.getTime() / 1000);

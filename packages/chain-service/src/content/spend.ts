@@ -56,7 +56,10 @@ export async function increaseUsed(
   const slot = getAddress(wallet.contentAddress);
   const amount = BigInt(payload.amount);
   const nonce = payload.nonce;
-  if (nonce !== undefined && !(await acceptSpendNonce(ctx.db, clientId, nonce))) {
+  const now = ctx.now();
+  // Only a payload with a ts can be forgotten safely later (after the window it is stale anyway).
+  const forgetBefore = new Date(now.getTime() - 2 * ctx.spendMaxAgeSeconds * 1000);
+  if (nonce !== undefined && !(await acceptSpendNonce(ctx.db, clientId, nonce, now, provider.replayProtection ? forgetBefore : undefined))) {
     throw new ChainServiceError("replayed_message");
   }
   const { exchange } = ctx.contracts;

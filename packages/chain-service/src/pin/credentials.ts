@@ -14,8 +14,11 @@ export interface PinCredentials {
   user_uuid: number;
   /** SHA-256 hex of the PIN and its salt. */
   pin_hash: string;
-  /** The salt the client hashed the PIN with, 64 hex characters. */
-  pin_salt: string;
+  /**
+   * The salt the client hashed the PIN with, 64 hex characters. Not secret; when given it must equal
+   * the stored one. `POST /v1/token/transfer` carries none, so it is optional.
+   */
+  pin_salt?: string;
   /** The client's key share, 64 hex characters. */
   key_share_user: string;
 }
@@ -28,6 +31,7 @@ export function checkCredentials(input: PinCredentials): void {
     throw new ChainServiceError("invalid_request", "user_uuid must be a positive integer");
   }
   for (const field of ["pin_hash", "pin_salt", "key_share_user"] as const) {
+    if (field === "pin_salt" && input[field] === undefined) continue;
     if (typeof input[field] !== "string" || !HEX_32.test(input[field])) {
       throw new ChainServiceError("invalid_request", `${field} must be 64 hex characters`);
     }
@@ -75,7 +79,7 @@ async function checkPin(
   let key: Buffer | undefined;
   try {
     key = restoreKey(sharePin, shareServer, shareUser);
-    const saltMatches = credentials.pin_salt.toLowerCase() === wallet.pinSalt.toLowerCase();
+    const saltMatches = credentials.pin_salt === undefined || credentials.pin_salt.toLowerCase() === wallet.pinSalt.toLowerCase();
     let address: string | undefined;
     try {
       address = computeAddress(`0x${key.toString("hex")}`);

@@ -74,6 +74,11 @@ CREATE TABLE cs_slot_last_cuid (
 );
 `,
   },
+  {
+    version: 3,
+    name: "spend nonce expiry index",
+    sql: "CREATE INDEX cs_spend_nonces_accepted ON cs_spend_nonces(accepted_at)",
+  },
 ];
 
 /**

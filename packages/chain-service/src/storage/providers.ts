@@ -67,11 +67,24 @@ export async function findCuidOwner(db: SqlDatabase, cuid: string): Promise<stri
   return rows[0]?.client_id ?? null;
 }
 
-/** Accepts a spend nonce once: true the first time, false for a replay. */
-export async function acceptSpendNonce(db: SqlDatabase, clientId: string, nonce: string): Promise<boolean> {
+/**
+ * Accepts a spend nonce once: true the first time, false for a replay. `now` is the service clock.
+ * The client's nonces older than `forgetBefore` are deleted first (only for a provider with replay
+ * protection, whose messages always carry a `ts`: one that old is refused as stale anyway).
+ */
+export async function acceptSpendNonce(
+  db: SqlDatabase,
+  clientId: string,
+  nonce: string,
+  now: Date = new Date(),
+  forgetBefore?: Date,
+): Promise<boolean> {
+  if (forgetBefore !== undefined) {
+    await db.query("DELETE FROM cs_spend_nonces WHERE client_id = $1 AND accepted_at < $2", [clientId, forgetBefore]);
+  }
   const { rows } = await db.query(
-    "INSERT INTO cs_spend_nonces (client_id, nonce) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING nonce",
-    [clientId, nonce],
+    "INSERT INTO cs_spend_nonces (client_id, nonce, accepted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce",
+    [clientId, nonce, now],
   );
   return rows.length > 0;
 }

@@ -44,7 +44,7 @@ function loadOrCreatePepper(dataDir: string): { pepper: string; generated: boole
  */
 export async function openResources(config: ServerConfig, options: { schema?: string } = {}): Promise<Resources> {
   const warnings: string[] = [];
-  const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db"), schema: options.schema });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db"), schema: options.schema, poolSize: config.databasePoolSize });
   if (db.kind === "pglite") warnings.push(`embedded database (PGlite) in ${join(config.dataDir, "db")}; set DATABASE_URL for production`);
   await migrate(db);
   let jwks: PrivateJwk[];

@@ -18,6 +18,7 @@ import { marketplaceHandler } from "../status/marketplace-webhook.js";
 import { statusRoutes } from "../status/routes.js";
 import type { Database } from "../storage/database.js";
 import { purgeExpiredCodes } from "../storage/codes.js";
+import { CodeBatcher } from "../token/code-batcher.js";
 import { tokenRoutes } from "../token/routes.js";
 import { DEFAULT_SCRYPT, type ScryptParams } from "../users/passwords.js";
 import { DerivedWalletDirectory, type WalletDirectory } from "../wallet/wallet-directory.js";
@@ -79,6 +80,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
     revocations,
     secrets: new ClientSecrets(config.clientSecretPepper),
     clients: new ClientCache(db),
+    codes: new CodeBatcher(db),
     wallets: options.chain?.wallets ?? new DerivedWalletDirectory(walletSecret),
     outbox,
     log,
@@ -90,12 +92,13 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   app.set("trust proxy", config.trustProxy);
   app.set("etag", false);
   app.use(securityHeaders(issuer.startsWith("https:")));
-  app.use(discoveryRoutes(services));
-  app.use(devCenterRoutes(services));
-  app.use(authorizeRoutes(services));
-  app.use(tokenRoutes(services));
+  // Hot paths first: every router a request passes costs a little.
   app.use(statusRoutes(services));
+  app.use(tokenRoutes(services));
+  app.use(authorizeRoutes(services));
   app.use(oauthMetaRoutes(services));
+  app.use(devCenterRoutes(services));
+  app.use(discoveryRoutes(services));
   app.use(notFound);
   app.use(errorHandler(log));
 

@@ -8,6 +8,7 @@ import type { OutboxWorker } from "../outbox/worker.js";
 import type { Database } from "../storage/database.js";
 import type { ScryptParams } from "../users/passwords.js";
 import type { WalletDirectory } from "../wallet/wallet-directory.js";
+import type { CodeBatcher } from "../token/code-batcher.js";
 import type { ClientCache } from "./client-cache.js";
 
 /** Everything a route handler needs, built once by `createApp`. */
@@ -21,6 +22,7 @@ export interface Services {
   revocations: RevocationList;
   secrets: ClientSecrets;
   clients: ClientCache;
+  codes: CodeBatcher;
   wallets: WalletDirectory;
   outbox: OutboxWorker;
   log: Logger;

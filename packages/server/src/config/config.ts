@@ -10,6 +10,8 @@ export interface ServerConfig {
   publicUrl: string | null;
   /** `DATABASE_URL`: PostgreSQL connection string. When unset the embedded database (PGlite) is used. @default null */
   databaseUrl: string | null;
+  /** `DATABASE_POOL_SIZE`: PostgreSQL connections per instance. @default 20 */
+  databasePoolSize: number;
   /** `SLOTGATE_DATA_DIR`: where the embedded database and generated keys live. @default ".slotgate-data" */
   dataDir: string;
   /** `SIGNING_KEYS`: JSON array of private EC P-256 JWKs with `kid`; the last is the active key. @default generated in the data dir */
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     host,
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, "") : null,
     databaseUrl,
+    databasePoolSize: int(env, "DATABASE_POOL_SIZE", 20, 1, 1000),
     dataDir: resolve(env["SLOTGATE_DATA_DIR"] || ".slotgate-data"),
     signingKeys: signingKeys(env),
     clientSecretPepper: secret(env, "CLIENT_SECRET_PEPPER"),

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createEs256Signer, type JwtSigner } from "./jwt-signer.js";
 import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from "jose";
 
 /** Signing keys: the active one signs, all of them verify and are published in the JWKS. */
@@ -8,6 +9,8 @@ export interface KeyStore {
   readonly activeKid: string;
   /** Private key of {@link KeyStore.activeKid}. */
   readonly activeKey: CryptoKey;
+  /** Synchronous ES256 signer with the active key. */
+  readonly sign: JwtSigner;
   /** Public key for a `kid`, or undefined when unknown. */
   publicKey(kid: string): CryptoKey | undefined;
   /** The JWKS document (public parts only, oldest first). */
@@ -57,6 +60,7 @@ export async function createKeyStore(privateJwks: readonly PrivateJwk[]): Promis
   return {
     activeKid: active.kid,
     activeKey,
+    sign: createEs256Signer(active),
     publicKey: (kid) => publicKeys.get(kid),
     jwks: () => ({ keys: published.map((k) => ({ ...k })) }),
   };

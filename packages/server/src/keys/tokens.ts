@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { LIMITS } from "@slotgate/protocol";
-import { decodeProtectedHeader, errors as joseErrors, type JWTPayload, jwtVerify, SignJWT } from "jose";
+import { decodeProtectedHeader, errors as joseErrors, type JWTPayload, jwtVerify } from "jose";
 import { SlotgateServerError } from "../http/errors.js";
 import type { KeyStore } from "./key-store.js";
 import type { RevocationList } from "./revocation-list.js";
@@ -47,44 +47,31 @@ export class TokenService {
   /** Signs the 7-day user JWT of the popup / loopback login. */
   async signUserJwt(userId: string, clientId: string): Promise<IssuedToken> {
     const jti = newJti();
-    const now = Math.floor(Date.now() / 1000);
-    const exp = now + LIMITS.userJwtLifetimeSeconds;
-    const token = await new SignJWT({ client_id: clientId, token_use: "user_jwt" })
-      .setProtectedHeader({ alg: "ES256", kid: this.keys.activeKid, typ: "JWT" })
-      .setIssuer(this.issuer)
-      .setSubject(userId)
-      .setJti(jti)
-      .setIssuedAt(now)
-      .setExpirationTime(exp)
-      .sign(this.keys.activeKey);
+    const iat = Math.floor(Date.now() / 1000);
+    const exp = iat + LIMITS.userJwtLifetimeSeconds;
+    const token = this.keys.sign(
+      { alg: "ES256", kid: this.keys.activeKid, typ: "JWT" },
+      { iss: this.issuer, sub: userId, client_id: clientId, token_use: "user_jwt", jti, iat, exp },
+    );
     return { token, jti, expiresAt: new Date(exp * 1000) };
   }
 
   /** Signs an access token (RFC 9068 `at+jwt`) with a pre-chosen jti and expiry. */
   async signAccessToken(userId: string, clientId: string, jti: string, expiresAt: Date): Promise<string> {
     const exp = Math.floor(expiresAt.getTime() / 1000);
-    return new SignJWT({ client_id: clientId, token_use: "access_token" })
-      .setProtectedHeader({ alg: "ES256", kid: this.keys.activeKid, typ: "at+jwt" })
-      .setIssuer(this.issuer)
-      .setSubject(userId)
-      .setAudience(clientId)
-      .setJti(jti)
-      .setIssuedAt(exp - LIMITS.accessTokenLifetimeSeconds)
-      .setExpirationTime(exp)
-      .sign(this.keys.activeKey);
+    return this.keys.sign(
+      { alg: "ES256", kid: this.keys.activeKid, typ: "at+jwt" },
+      { iss: this.issuer, sub: userId, aud: clientId, client_id: clientId, token_use: "access_token", jti, iat: exp - LIMITS.accessTokenLifetimeSeconds, exp },
+    );
   }
 
   /** Signs a developer-center session token. */
   async signDevToken(devUuid: string): Promise<string> {
-    return new SignJWT({ token_use: "dev_user" })
-      .setProtectedHeader({ alg: "ES256", kid: this.keys.activeKid, typ: "JWT" })
-      .setIssuer(this.issuer)
-      .setSubject(devUuid)
-      .setAudience(DEV_AUDIENCE)
-      .setJti(newJti())
-      .setIssuedAt()
-      .setExpirationTime(`${DEV_TOKEN_LIFETIME_SECONDS}s`)
-      .sign(this.keys.activeKey);
+    const iat = Math.floor(Date.now() / 1000);
+    return this.keys.sign(
+      { alg: "ES256", kid: this.keys.activeKid, typ: "JWT" },
+      { iss: this.issuer, sub: devUuid, aud: DEV_AUDIENCE, token_use: "dev_user", jti: newJti(), iat, exp: iat + DEV_TOKEN_LIFETIME_SECONDS },
+    );
   }
 
   /** Verifies a developer-center token; returns the developer's uuid. Throws 401 invalid_token. */

@@ -26,22 +26,23 @@ export async function insertCode(
 }
 
 /**
- * Marks an unused code as used and records the token issued from it, in one statement
- * (so the consumption and the token record are one transaction). Returns null when the code
- * is unknown or already used; expiry and bindings are checked by the caller on the returned row.
+ * Consumes several codes in ONE statement (each row's consumption and token record are a single
+ * row update, so per-code atomicity is unchanged). Code hashes must be distinct. Returns the
+ * consumed rows by code hash; absent hashes were unknown or already used.
  */
-export async function consumeCode(
+export async function consumeCodes(
   db: Queryable,
-  codeHash: string,
-  token: { jti: string; expiresAt: Date },
-): Promise<(CodeRow & { expired: boolean }) | null> {
-  const rows = await db.query<CodeRow & { expired: boolean }>(
-    `UPDATE authorization_codes SET used_at = now(), token_jti = $2, token_expires_at = $3
-     WHERE code_hash = $1 AND used_at IS NULL
-     RETURNING kind, client_id, user_id::text, redirect_uri, code_challenge, expires_at, expires_at < now() AS expired`,
-    [codeHash, token.jti, token.expiresAt],
+  items: ReadonlyArray<{ codeHash: string; jti: string; expiresAt: Date }>,
+): Promise<Map<string, CodeRow & { expired: boolean; token_jti: string }>> {
+  const rows = await db.query<CodeRow & { expired: boolean; token_jti: string; code_hash: string }>(
+    `UPDATE authorization_codes AS c SET used_at = now(), token_jti = v.jti, token_expires_at = v.exp
+     FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS v(h, jti, exp)
+     WHERE c.code_hash = v.h AND c.used_at IS NULL
+     RETURNING c.code_hash, c.kind, c.client_id, c.user_id::text, c.redirect_uri, c.code_challenge, c.expires_at,
+               c.expires_at < now() AS expired, c.token_jti`,
+    [items.map((i) => i.codeHash), items.map((i) => i.jti), items.map((i) => i.expiresAt.toISOString())],
   );
-  return rows[0] ?? null;
+  return new Map(rows.map((r) => [r.code_hash, r]));
 }
 
 /**

@@ -1,10 +1,11 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { LIMITS } from "@slotgate/protocol";
 import type { Services } from "../app/services.js";
+import type { CodeBatcher } from "./code-batcher.js";
 import { hashCode } from "./codes.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { newJti } from "../keys/tokens.js";
-import { type CodeKind, consumeCode, revokeTokensOfUsedCode } from "../storage/codes.js";
+import { type CodeKind, revokeTokensOfUsedCode } from "../storage/codes.js";
 
 /** What a successful exchange yields. */
 export interface ExchangeResult {
@@ -26,7 +27,7 @@ export function pkceMatches(verifier: string, challenge: string): boolean {
 
 /**
  * Redeems an authorization code: single use (the consumption and the record of the issued token
- * are one statement), 60 s lifetime (+30 s skew), bound to client, redirect_uri, kind and PKCE.
+ * are one row update, batched with concurrent redemptions by {@link CodeBatcher}), 60 s lifetime (+30 s skew), bound to client, redirect_uri, kind and PKCE.
  * A replayed code revokes the token issued from it and fails with invalid_grant.
  */
 export async function exchangeCode(
@@ -36,7 +37,7 @@ export async function exchangeCode(
   const codeHash = hashCode(args.code);
   const jti = newJti();
   const expiresAt = new Date((Math.floor(Date.now() / 1000) + LIMITS.accessTokenLifetimeSeconds) * 1000);
-  const row = await consumeCode(services.db, codeHash, { jti, expiresAt });
+  const row = await services.codes.consume(codeHash, { jti, expiresAt });
   if (!row) {
     const replayed = await revokeTokensOfUsedCode(services.db, codeHash);
     if (replayed) {

@@ -63,7 +63,7 @@ export class SlotgateBackend {
   constructor(options: SlotgateBackendOptions) {
     const { clientSecret, ...config } = resolveConfig(options);
     // Mountable unbound: app.all(path, slotgate.handleCallback).
-    this.handleCallback = this.handleCallback.bind(this);
+    Object.defineProperty(this, "handleCallback", { value: this.handleCallback.bind(this), enumerable: false });
     this.#config = Object.freeze(config);
     this.#logger = options.logger ?? consoleLogger;
     const fetchFn = resolveFetch(options.fetch);

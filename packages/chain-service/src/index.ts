@@ -5,7 +5,7 @@
  *
  * @packageDocumentation
  */
-export { type ChainService, type ChainServiceAddresses, createChainService } from "./service.js";
+export { type ChainService, type ChainServiceAddresses, createChainService, walletDirectoryOf } from "./service.js";
 export type { BundlerConfig, ChainServiceConfig, InProcessChainConfig, RpcChainConfig } from "./config.js";
 export { ChainServiceError, type ChainServiceErrorCode, type ChainServiceErrorOptions } from "./errors.js";
 export type { WalletOperation, WalletOperationResponse } from "./operations/wallet-operation.js";

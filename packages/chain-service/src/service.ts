@@ -36,6 +36,7 @@ import { type PinRecoverInput, recover } from "./pin/recover.js";
 import { registerPin } from "./pin/register.js";
 import { type PinResetResponse, resetPin } from "./pin/reset.js";
 import { findWallet } from "./storage/wallets.js";
+import { provisionWallet } from "./wallets/provision.js";
 import { parseInput } from "./validate.js";
 
 /** Addresses and roles of the system the service runs against. */
@@ -65,10 +66,16 @@ export interface ChainService {
   resetPin(request: PinResetRequest): Promise<PinResetResponse>;
   /** `POST /v1/pin/recover`: new owner EOA via `changeOwner`, after the HTTP layer verified the email identity. */
   recover(request: PinRecoverInput): Promise<PinRegisterResponse>;
-  /** The user wallet (W_SALT), or null without a PIN registration. */
+  /** The user wallet (W_SALT), or null when the user has no wallet yet. */
   walletAddressFor(userUuid: number): Promise<string | null>;
-  /** The slot wallet `content_address` (C_SALT), or null without a PIN registration. */
+  /** The slot wallet `content_address` (C_SALT), or null when the user has no wallet yet. */
   contentAddressFor(userUuid: number): Promise<string | null>;
+  /**
+   * The user's wallets, created (not deployed, no chain transaction) when the user has none, so a
+   * blockchain client's token exchange can answer `content_address` before any PIN exists. A later
+   * `registerPin` claims this wallet: same owner EOA, same addresses.
+   */
+  provisionWallet(userUuid: number): Promise<{ address: string; content_address: string }>;
 
   // --- transfers and slots (spec 4.5, 4.9) ---
   /** `POST /v1/token/transfer` for `user_uuid` (the bearer token's user): ERC-20 transfer from one of its wallets. */
@@ -104,8 +111,8 @@ export interface ChainService {
 
   /**
    * Development and conformance only (in-process chain; `service_unavailable` elsewhere): gives
-   * `user_uuid`'s slot wallet `xotn` wei of XOTN and an unlimited purchase allowance, registering a
-   * wallet with a discarded random PIN when the user has none. Backs the conformance suite's `fundSlot`.
+   * `user_uuid`'s slot wallet `xotn` wei of XOTN and an unlimited purchase allowance (signed with the
+   * stored owner key), provisioning the wallet when the user has none. Backs the conformance suite's `fundSlot`.
    */
   devFundSlot(args: { user_uuid: number; xotn: string }): Promise<{ address: string }>;
 
@@ -151,6 +158,11 @@ class DefaultChainService implements ChainService {
 
   async contentAddressFor(userUuid: number) {
     return (await findWallet(this.ctx.db, positiveId(userUuid, "user_uuid")))?.contentAddress ?? null;
+  }
+
+  async provisionWallet(userUuid: number) {
+    const wallet = await provisionWallet(this.ctx, positiveId(userUuid, "user_uuid"));
+    return { address: wallet.address, content_address: wallet.contentAddress };
   }
 
   async transferToken(userUuid: number, request: TokenTransferRequest & { pin_salt?: string }): Promise<TokenTransferResponse> {
@@ -269,6 +281,24 @@ class DefaultChainService implements ChainService {
  */
 export async function createChainService(config: ChainServiceConfig): Promise<ChainService> {
   return new DefaultChainService(await createContext(config));
+}
+
+/**
+ * Adapts a chain service to the HTTP server's `WalletDirectory` (`contentAddressFor(userId, clientId)`):
+ * the user's slot wallet, provisioned on first need. One slot wallet per user (spec 2.6: one C_SALT),
+ * whatever the client.
+ *
+ * @example
+ * ```ts
+ * const app = createApp({ ...options, chain: { wallets: walletDirectoryOf(chain) } });
+ * ```
+ */
+export function walletDirectoryOf(service: ChainService): { contentAddressFor(userId: string, clientId: string): Promise<string> } {
+  return {
+    async contentAddressFor(userId: string) {
+      return (await service.provisionWallet(positiveId(userId, "user_id"))).content_address;
+    },
+  };
 }
 
 /** @internal For tests: the context behind a service. */

@@ -24,6 +24,7 @@ describe("public surface", () => {
         "paymasterHash",
         "readMnemonicBackup",
         "startInProcessChain",
+        "walletDirectoryOf",
       ]
     `);
   });

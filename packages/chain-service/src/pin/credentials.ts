@@ -38,10 +38,13 @@ export function checkCredentials(input: PinCredentials): void {
   }
 }
 
-/** @internal A wallet record or `wallet_not_found`. */
+const PIN_FIRST = "This user has no PIN yet; register a PIN first.";
+
+/** @internal A wallet whose PIN is registered, or `wallet_not_found`. */
 export async function requireWallet(ctx: ServiceContext, userUuid: number): Promise<WalletRecord> {
   const wallet = await findWallet(ctx.db, userUuid);
   if (!wallet) throw new ChainServiceError("wallet_not_found");
+  if (wallet.pinSalt === null) throw new ChainServiceError("wallet_not_found", PIN_FIRST);
   return wallet;
 }
 
@@ -72,14 +75,14 @@ async function checkPin(
     throw new ChainServiceError("pin_locked", undefined, { details: { retry_after_seconds: seconds } });
   }
   const keys = await findKeys(ctx.db, wallet.userUuid);
-  if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
+  if (!keys?.serverShareEnc || wallet.pinSalt === null) throw new ChainServiceError("wallet_not_found", PIN_FIRST);
   const sharePin = await deriveSharePin(credentials.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
   const shareServer = openBytes(keys.serverShareEnc, ctx.kek);
   const shareUser = Buffer.from(credentials.key_share_user, "hex");
   let key: Buffer | undefined;
   try {
     key = restoreKey(sharePin, shareServer, shareUser);
-    const saltMatches = credentials.pin_salt === undefined || credentials.pin_salt.toLowerCase() === wallet.pinSalt.toLowerCase();
+    const saltMatches = credentials.pin_salt === undefined || credentials.pin_salt.toLowerCase() === wallet.pinSalt?.toLowerCase();
     let address: string | undefined;
     try {
       address = computeAddress(`0x${key.toString("hex")}`);

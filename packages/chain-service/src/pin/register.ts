@@ -1,53 +1,67 @@
+import { getAddress } from "ethers";
 import type { PinRegisterRequest, PinRegisterResponse } from "@slotgate/protocol";
 import { pinRegisterSchema } from "@slotgate/protocol/schemas";
-import { computeWalletAddresses } from "@slotgate/contracts";
 import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
-import { deriveBackupKey, sealBytes, sealHex } from "../keys/envelope.js";
-import { generateOwnerKey } from "../keys/mnemonic.js";
+import { deriveBackupKey, openHex, sealBytes, sealHex } from "../keys/envelope.js";
+import { type OwnerKey, ownerKeyFromMnemonic } from "../keys/mnemonic.js";
 import { deriveSharePin } from "../keys/share-pin.js";
-import { splitKey } from "../keys/split.js";
+import { type KeySplit, splitKey } from "../keys/split.js";
 import { wipe } from "../keys/wipe.js";
-import { findWallet, insertWallet } from "../storage/wallets.js";
+import { attachServerShare, findKeys, findWallet, insertWallet } from "../storage/wallets.js";
 import { parseInput } from "../validate.js";
+import { newWalletRecord } from "../wallets/provision.js";
 
 /**
- * @internal `POST /v1/pin/register`: a new owner EOA from a fresh BIP-39 mnemonic, its two wallet
- * addresses (W_SALT, C_SALT), the key split, and one database transaction storing the Wallet record,
- * the server share and the sealed mnemonic. Nothing goes on chain: the wallet deploys with its first
- * UserOperation.
+ * @internal `POST /v1/pin/register`: the owner key is split under the PIN (spec 4.10 rules 1-5) and
+ * the Wallet record, the server share and the sealed mnemonic are stored in one database transaction.
+ * A user without a wallet gets a new owner EOA from a fresh BIP-39 mnemonic and its two wallet
+ * addresses (W_SALT, C_SALT); a wallet provisioned earlier (its `content_address` was already handed
+ * out) is claimed: its stored owner key is split. Nothing goes on chain: the wallet deploys with its
+ * first UserOperation.
  */
 export async function registerPin(ctx: ServiceContext, request: PinRegisterRequest): Promise<PinRegisterResponse> {
   const input = parseInput(pinRegisterSchema, request);
-  if (await findWallet(ctx.db, input.user_uuid)) throw new ChainServiceError("wallet_exists");
-  const owner = generateOwnerKey();
+  const existing = await findWallet(ctx.db, input.user_uuid);
+  if (existing && existing.pinSalt !== null) throw new ChainServiceError("wallet_exists");
   const sharePin = await deriveSharePin(input.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
   const backupKey = deriveBackupKey(sharePin);
-  const { shareServer, shareUser } = splitKey(owner.privateKey, sharePin);
+  const pinSalt = input.pin_salt.toLowerCase();
+  // Filled inside the transaction, wiped in `finally` whatever happens.
+  const held: { owner?: OwnerKey; split?: KeySplit } = {};
   try {
-    const { userWallet, slotWallet } = computeWalletAddresses(ctx.addresses.factory, owner.address);
-    const inserted = await ctx.db.transaction((tx) =>
-      insertWallet(
-        tx,
-        {
-          userUuid: input.user_uuid,
-          accountIdx: 0,
-          address: userWallet,
-          contentAddress: slotWallet,
-          ownerEoa: owner.address,
-          initialOwner: owner.address,
-          walletType: "AA",
-          pinSalt: input.pin_salt.toLowerCase(),
-        },
-        { serverShareEnc: sealBytes(shareServer, ctx.kek), mnemonicEnc: sealHex(owner.mnemonic, ctx.kek) },
-      ),
-    );
-    if (!inserted) throw new ChainServiceError("wallet_exists");
+    const address = await ctx.db.transaction(async (tx) => {
+      const wallet = await findWallet(tx, input.user_uuid, true);
+      if (wallet && wallet.pinSalt !== null) throw new ChainServiceError("wallet_exists");
+      if (wallet) {
+        const keys = await findKeys(tx, wallet.userUuid);
+        if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
+        const owner = ownerKeyFromMnemonic(openHex(keys.mnemonicEnc, ctx.kek));
+        held.owner = owner;
+        if (getAddress(owner.address) !== getAddress(wallet.ownerEoa)) {
+          throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
+        }
+        held.split = splitKey(owner.privateKey, sharePin);
+        await attachServerShare(tx, wallet.userUuid, sealBytes(held.split.shareServer, ctx.kek), pinSalt);
+        return wallet.address;
+      }
+      const fresh = newWalletRecord(ctx, input.user_uuid, pinSalt);
+      held.owner = fresh.owner;
+      held.split = splitKey(fresh.owner.privateKey, sharePin);
+      const inserted = await insertWallet(tx, fresh.record, {
+        serverShareEnc: sealBytes(held.split.shareServer, ctx.kek),
+        mnemonicEnc: sealHex(fresh.owner.mnemonic, ctx.kek),
+      });
+      if (!inserted) throw new ChainServiceError("wallet_exists");
+      return fresh.record.address;
+    });
+    const { owner, split } = held;
+    if (!owner || !split) throw new ChainServiceError("internal_error", "registration produced no key split");
     return {
       success: true,
-      data: [{ address: userWallet, mnemonic: sealHex(owner.mnemonic, backupKey), key_share_user: shareUser.toString("hex") }],
+      data: [{ address, mnemonic: sealHex(owner.mnemonic, backupKey), key_share_user: split.shareUser.toString("hex") }],
     };
   } finally {
-    wipe(owner.privateKey, sharePin, backupKey, shareServer, shareUser);
+    wipe(held.owner?.privateKey, sharePin, backupKey, held.split?.shareServer, held.split?.shareUser);
   }
 }

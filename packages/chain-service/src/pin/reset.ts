@@ -39,7 +39,7 @@ export async function resetPin(ctx: ServiceContext, request: PinResetRequest): P
   const input = parseInput(pinResetSchema, request);
   const wallet = await requireWallet(ctx, input.user_uuid);
   const keys = await findKeys(ctx.db, wallet.userUuid);
-  if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
+  if (!keys?.serverShareEnc) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
   const given = ownerKeyFromMnemonic(input.mnemonic);
   const sharePin = await deriveSharePin(input.new_pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
   let split: { shareServer: Buffer; shareUser: Buffer } | undefined;

@@ -17,7 +17,7 @@ CREATE TABLE cs_wallets (
   owner_eoa        TEXT NOT NULL,
   initial_owner    TEXT NOT NULL,
   wallet_type      TEXT NOT NULL DEFAULT 'AA' CHECK (wallet_type = 'AA'),
-  pin_salt         TEXT NOT NULL,
+  pin_salt         TEXT,
   created_at       TIMESTAMPTZ NOT NULL DEFAULT now(),
   updated_at       TIMESTAMPTZ NOT NULL DEFAULT now()
 );

@@ -14,14 +14,17 @@ export interface WalletRecord {
   /** The owner EOA the CREATE2 addresses were computed from (initCode uses it). */
   initialOwner: string;
   walletType: "AA";
-  /** The client's pin_salt (not secret), checked on verify. */
-  pinSalt: string;
+  /**
+   * The client's pin_salt (not secret), checked on verify; null for a wallet provisioned before its
+   * user registered a PIN (no server share yet).
+   */
+  pinSalt: string | null;
 }
 
 /** The two `Key` records of a user: `b_key` (server share) and `_MN` (encrypted mnemonic), both sealed. */
 export interface KeyRecords {
-  /** hex(iv ‖ AES-256-CTR(share_server)) under the key-encryption key. */
-  serverShareEnc: string;
+  /** hex(iv ‖ AES-256-CTR(share_server)) under the key-encryption key; null before the PIN is registered. */
+  serverShareEnc: string | null;
   /** hex(iv ‖ AES-256-CTR(mnemonic)) under the key-encryption key. */
   mnemonicEnc: string;
 }
@@ -33,7 +36,7 @@ interface WalletRow {
   content_address: string;
   owner_eoa: string;
   initial_owner: string;
-  pin_salt: string;
+  pin_salt: string | null;
 }
 
 const toWallet = (row: WalletRow): WalletRecord => ({
@@ -51,8 +54,8 @@ const shareKeyId = (userUuid: number) => `${userUuid}`;
 const mnemonicKeyId = (userUuid: number) => `${userUuid}_MN`;
 
 /**
- * Inserts a wallet and its two key records. Run it inside a transaction (spec 4.10 rule 5).
- * Returns false when the user already has a wallet.
+ * Inserts a wallet and its key records (the server share only when the PIN is registered with it).
+ * Run it inside a transaction (spec 4.10 rule 5). Returns false when the user already has a wallet.
  */
 export async function insertWallet(db: SqlDatabase, wallet: WalletRecord, keys: KeyRecords): Promise<boolean> {
   const inserted = await db.query(
@@ -61,14 +64,25 @@ export async function insertWallet(db: SqlDatabase, wallet: WalletRecord, keys: 
     [wallet.userUuid, wallet.accountIdx, wallet.address, wallet.contentAddress, wallet.ownerEoa, wallet.initialOwner, wallet.pinSalt],
   );
   if (inserted.rows.length === 0) return false;
-  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3), ($4, $2, $5)", [
-    shareKeyId(wallet.userUuid),
-    wallet.userUuid,
-    keys.serverShareEnc,
+  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [
     mnemonicKeyId(wallet.userUuid),
+    wallet.userUuid,
     keys.mnemonicEnc,
   ]);
+  if (keys.serverShareEnc !== null) {
+    await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [
+      shareKeyId(wallet.userUuid),
+      wallet.userUuid,
+      keys.serverShareEnc,
+    ]);
+  }
   return true;
+}
+
+/** Registers the PIN of a provisioned wallet: stores its first server share and pin_salt. In a transaction. */
+export async function attachServerShare(db: SqlDatabase, userUuid: number, serverShareEnc: string, pinSalt: string): Promise<void> {
+  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [shareKeyId(userUuid), userUuid, serverShareEnc]);
+  await db.query("UPDATE cs_wallets SET pin_salt = $2, updated_at = now() WHERE user_uuid = $1", [userUuid, pinSalt]);
 }
 
 /** The wallet of a user, or null. `forUpdate` locks the row until the transaction ends. */
@@ -97,7 +111,7 @@ export async function findKeys(db: SqlDatabase, userUuid: number): Promise<KeyRe
   );
   const share = rows.find((r) => r.key_id === shareKeyId(userUuid));
   const mnemonic = rows.find((r) => r.key_id === mnemonicKeyId(userUuid));
-  return share && mnemonic ? { serverShareEnc: share.b_key, mnemonicEnc: mnemonic.b_key } : null;
+  return mnemonic ? { serverShareEnc: share?.b_key ?? null, mnemonicEnc: mnemonic.b_key } : null;
 }
 
 /** Replaces the server share (PIN reset). */
@@ -111,7 +125,7 @@ export async function rotateOwner(
   db: SqlDatabase,
   userUuid: number,
   ownerEoa: string,
-  keys: KeyRecords,
+  keys: { serverShareEnc: string; mnemonicEnc: string },
   pinSalt: string,
 ): Promise<void> {
   await db.query("UPDATE cs_wallets SET owner_eoa = $2, pin_salt = $3, updated_at = now() WHERE user_uuid = $1", [

@@ -7,4 +7,6 @@ export default defineConfig({
   sourcemap: true,
   clean: true,
   target: "node20",
+  // import.meta.url (resolving the optional hardhat peer) also works in the CJS build.
+  shims: true,
 });

@@ -48,12 +48,19 @@ export async function startInProcessChain(): Promise<InProcessChain> {
       writeFileSync(file, CONFIG);
       process.env.HARDHAT_CONFIG = file;
     }
-    const require = createRequire(join(process.cwd(), "noop.js"));
-    let hre: { network: { provider: Eip1193Provider } };
-    try {
-      hre = require("hardhat");
-    } catch (cause) {
-      throw new ChainServiceError("chain_unavailable", "the in-process chain needs the hardhat package installed", { cause });
+    let hre: { network: { provider: Eip1193Provider } } | undefined;
+    let failure: unknown;
+    // Resolve hardhat next to this package first, then from the application's working directory.
+    for (const base of [import.meta.url, join(process.cwd(), "noop.js")]) {
+      try {
+        hre = createRequire(base)("hardhat");
+        break;
+      } catch (cause) {
+        failure = cause;
+      }
+    }
+    if (hre === undefined) {
+      throw new ChainServiceError("chain_unavailable", "the in-process chain needs the hardhat package installed", { cause: failure });
     }
     cached = hre.network.provider;
   }

@@ -81,8 +81,13 @@ CREATE TABLE cs_slot_last_cuid (
   },
 ];
 
+/** Advisory-lock key of the chain service's migrations ("cs_migr" in ASCII). */
+const MIGRATION_LOCK = 0x63735f6d696772;
+
 /**
- * Applies every migration not yet applied, each in its own transaction. Safe to call at every start.
+ * Applies every migration not yet applied, each in its own transaction under a transaction-scoped
+ * advisory lock, so several processes starting at once apply each migration exactly once. Safe to call
+ * at every start; answers the versions it applied.
  *
  * @example
  * ```ts
@@ -90,25 +95,24 @@ CREATE TABLE cs_slot_last_cuid (
  * ```
  */
 export async function migrate(db: SqlDatabase): Promise<number[]> {
-  await db.query(
-    "CREATE TABLE IF NOT EXISTS cs_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
-  );
-  const applied = new Set(
-    (await db.query<{ version: number }>("SELECT version FROM cs_schema_migrations")).rows.map((r) => Number(r.version)),
-  );
   const done: number[] = [];
+  await db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+    await tx.query(
+      "CREATE TABLE IF NOT EXISTS cs_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+    );
+  });
   for (const migration of MIGRATIONS) {
-    if (applied.has(migration.version)) continue;
     await db.transaction(async (tx) => {
-      for (const statement of migration.sql.split(";").map((s) => s.trim()).filter(Boolean)) {
+      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
+      const applied = await tx.query("SELECT 1 FROM cs_schema_migrations WHERE version = $1", [migration.version]);
+      if (applied.rows.length > 0) return;
+      for (const statement of migration.sql.split(";").map((part) => part.trim()).filter(Boolean)) {
         await tx.query(statement);
       }
-      await tx.query("INSERT INTO cs_schema_migrations (version, name) VALUES ($1, $2) ON CONFLICT DO NOTHING", [
-        migration.version,
-        migration.name,
-      ]);
+      await tx.query("INSERT INTO cs_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
+      done.push(migration.version);
     });
-    done.push(migration.version);
   }
   return done;
 }

@@ -17,8 +17,17 @@ const wallet = (userUuid: number) => ({
 });
 
 /** The storage behaviours every SqlDatabase must show, on PGlite and on PostgreSQL. */
-export function defineStorageSuite(name: string, open: () => Promise<SqlDatabase>) {
+export function defineStorageSuite(name: string, open: () => Promise<SqlDatabase>, fresh?: () => Promise<SqlDatabase>) {
   describe(`storage on ${name}`, () => {
+    if (fresh) {
+      it("applies each migration exactly once when several processes start at once", async () => {
+        const dbs = await Promise.all([fresh(), fresh(), fresh()]);
+        const applied = await Promise.all(dbs.map((db) => migrate(db)));
+        const all = applied.flat().sort((a, b) => a - b);
+        expect(all).toEqual([1, 2, 3]);
+      });
+    }
+
     it("applies migrations once", async () => {
       const db = await open();
       await migrate(db);

@@ -21,9 +21,32 @@ defineStorageSuite("PostgreSQL", async () => {
     await migrate(db);
   }
   return db;
-});
+}, fresh);
+
+const extraPools: pg.Pool[] = [];
+let sharedFresh: string | undefined;
+/** Three pools on one new, empty schema: three "processes" migrating at once. */
+async function fresh(): Promise<SqlDatabase> {
+  if (!sharedFresh) {
+    sharedFresh = `${schema}_fresh`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${sharedFresh}`);
+    await admin.end();
+  }
+  const p = new pg.Pool({ connectionString: url, options: `-c search_path=${sharedFresh}`, max: 2 });
+  extraPools.push(p);
+  return fromPgPool(p);
+}
 
 afterAll(async () => {
+  for (const p of extraPools) await p.end();
+  if (sharedFresh) {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA ${sharedFresh} CASCADE`);
+    await admin.end();
+  }
   if (pool) {
     await pool.query(`DROP SCHEMA ${schema} CASCADE`);
     await pool.end();

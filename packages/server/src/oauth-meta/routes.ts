@@ -21,8 +21,8 @@ export function oauthMetaRoutes(services: Services): Router {
   const router = Router();
 
   router.get("/v1/oauth-meta/authorize", async (req: Request, res: Response) => {
-    const claims = await services.tokens.verifyBearer(bearerFrom(req.headers.authorization));
     const query = parseInput(metaAuthorizeQuerySchema, { ...(req.query as object) });
+    const claims = await services.tokens.verifyBearer(bearerFrom(req.headers.authorization));
     const client = await services.clients.get(query.client_id);
     if (!client) throw new SlotgateServerError("invalid_client");
     if (!client.redirect_uris.includes(query.redirect_uri)) throw new SlotgateServerError("redirect_uri_mismatch");

@@ -32,9 +32,7 @@ export function presentedCredentials(authorization: string | undefined, body: Re
     } catch {
       throw clientError(true);
     }
-    if (bodyId !== undefined && bodyId !== id) {
-      throw new SlotgateServerError("invalid_request", { message: "Invalid request: client_id in the body differs from the HTTP Basic client" });
-    }
+    if (bodyId !== undefined && bodyId !== id) throw clientError(true);
     return { clientId: id, clientSecret: secret, method: "client_secret_basic" };
   }
   return { clientId: bodyId, clientSecret: bodySecret, method: bodySecret !== undefined ? "client_secret_post" : "none" };

@@ -81,8 +81,8 @@ CREATE TABLE cs_slot_last_cuid (
   },
 ];
 
-/** Advisory-lock key of the chain service's migrations ("cs_migr" in ASCII). */
-const MIGRATION_LOCK = 0x63735f6d696772;
+/** Advisory-lock key of the chain service's migrations ("cs_m" in ASCII). */
+const MIGRATION_LOCK = 0x63735f6d;
 
 /**
  * Applies every migration not yet applied, each in its own transaction under a transaction-scoped

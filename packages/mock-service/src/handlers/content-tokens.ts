@@ -6,6 +6,7 @@ import type {
   TestEncryptionResponse,
   UserBuyContentTokenResponse,
 } from "@slotgate/protocol";
+import { LIMITS } from "@slotgate/protocol";
 import { decryptHex, encryptHex } from "@slotgate/protocol/crypto";
 import {
   cuid as cuidSchema,
@@ -206,7 +207,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         let released = 0n;
         if (slot) {
           const balance = balanceOf(slot, body.cuid);
-          released = ((balance.used - balance.settled) * BigInt(provider.release_per)) / 100n;
+          released = ((balance.used - balance.settled) * BigInt(LIMITS.platformFeePercent) * BigInt(provider.release_per)) / 10_000n;
           balance.settled = balance.used;
           add(ctx.state.released, provider.owner_addr.toLowerCase(), released);
         }

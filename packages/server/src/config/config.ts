@@ -60,7 +60,14 @@ export interface RateLimitConfig {
 /** Log levels, most verbose first. */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
-/** A configuration value was invalid; the message names the variable. */
+/**
+ * A configuration value was invalid; the message names the variable.
+ *
+ * @example
+ * ```ts
+ * try { loadConfig({ PORT: "x" }); } catch (e) { if (e instanceof ConfigError) console.error(e.variable); } // "PORT"
+ * ```
+ */
 export class ConfigError extends Error {
   override name = "ConfigError";
   constructor(

@@ -7,7 +7,14 @@ export interface Migration {
   sql: string;
 }
 
-/** Every migration of the server's one SQL schema, oldest first. */
+/**
+ * Every migration of the server's one SQL schema, oldest first.
+ *
+ * @example
+ * ```ts
+ * MIGRATIONS.map((m) => m.version); // [1, 2]
+ * ```
+ */
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -82,6 +89,16 @@ CREATE TABLE outbox (
   created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE delivered_at IS NULL AND failed_at IS NULL;
+`,
+  },
+  {
+    version: 2,
+    name: "outbox due index per topic",
+    // Undelivered messages of an inactive topic (no MARKETPLACE_URL yet) must not slow the
+    // worker's search for due messages of the other topics.
+    sql: `
+DROP INDEX IF EXISTS outbox_due;
+CREATE INDEX outbox_due_by_topic ON outbox(topic, next_attempt_at, id) WHERE delivered_at IS NULL AND failed_at IS NULL;
 `,
   },
 ];

@@ -16,6 +16,12 @@ export interface WalletDirectory {
  * content_address = CREATE2(factory, keccak256(abi.encode(owner_eoa, C_SALT)), initCodeHash)
  * with C_SALT = keccak256("slotgate.c_salt:" + clientId). Same inputs always give the same address.
  * Nothing is deployed; the chain service replaces this with the real factory and init code.
+ *
+ * @example
+ * ```ts
+ * const wallets = new DerivedWalletDirectory(secret);
+ * await wallets.contentAddressFor("42", "sg_0123456789abcdef01234567"); // "0x…", same every time
+ * ```
  */
 export class DerivedWalletDirectory implements WalletDirectory {
   /** Placeholder factory and init-code hash until the contracts are deployed. */

@@ -1,0 +1,5 @@
+// The popup's redirect page. The service normally answers the opener with postMessage and this page
+// is never shown; when the app page sends Cross-Origin-Opener-Policy, it relays the result instead.
+import { handleLoginCallback } from "@slotgate/client-sdk";
+
+handleLoginCallback();

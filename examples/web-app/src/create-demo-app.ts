@@ -1,0 +1,78 @@
+import { fileURLToPath } from "node:url";
+import { ContentTokenClient, SlotgateBackend } from "@slotgate/backend-sdk";
+import express, { type Express } from "express";
+import type { DemoConfig } from "./config.js";
+import { sessionRoutes } from "./routes/session-routes.js";
+import { tokenRoutes } from "./routes/token-routes.js";
+import { SessionStore } from "./sessions.js";
+
+/** Path of the backend-SDK callback on this app; registered as a redirect URI of the client. */
+export const CALLBACK_PATH = "/api/slotgate/callback";
+/** Path of the popup's redirect page (client SDK `handleLoginCallback`); registered as a redirect URI. */
+export const POPUP_REDIRECT_PATH = "/callback";
+
+/** The demo app and the SDK objects it owns (call `slotgate.shutdown()` when closing). */
+export interface DemoApp {
+  app: Express;
+  slotgate: SlotgateBackend;
+}
+
+/**
+ * Builds the demo's Express app: static front end, the backend-SDK callback, and the JSON routes
+ * the front end calls for each step of the journey.
+ *
+ * @example
+ * ```ts
+ * const { app, slotgate } = createDemoApp(loadDemoConfig(process.env));
+ * app.listen(3000);
+ * ```
+ */
+export function createDemoApp(config: DemoConfig): DemoApp {
+  const slotgate = new SlotgateBackend({
+    authServerUrl: config.slotgateUrl,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    redirectUri: config.publicUrl + CALLBACK_PATH,
+  });
+  const tokens = new ContentTokenClient({ authServerUrl: config.slotgateUrl, clientId: config.clientId, clientSecret: config.clientSecret });
+  const sessions = new SessionStore();
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.use((_req, res, next) => {
+    res.setHeader("x-content-type-options", "nosniff");
+    res.setHeader("referrer-policy", "no-referrer");
+    next();
+  });
+
+  // The service POSTs here (no body, code and state in the query): mount before any body parser.
+  app.all(CALLBACK_PATH, slotgate.handleCallback);
+
+  app.get("/healthz", (_req, res) => {
+    res.json({ ok: true });
+  });
+  // Public settings only: the client id is public, the secret and the AES key stay here.
+  app.get("/api/config", (_req, res) => {
+    res.json({
+      slotgateUrl: config.slotgateUrl,
+      clientId: config.clientId,
+      redirectUri: config.publicUrl + POPUP_REDIRECT_PATH,
+      cuid: config.cuid,
+      spendKeyConfigured: config.spendKey !== null,
+    });
+  });
+  app.use("/api/tokens", tokenRoutes(config, tokens, sessions));
+  app.use("/api", sessionRoutes(slotgate, sessions));
+  app.use("/api", (_req, res) => {
+    res.status(404).json({ error: "not_found", message: "Unknown demo API route." });
+  });
+
+  const pub = fileURLToPath(new URL("../public/", import.meta.url));
+  const built = fileURLToPath(new URL("./public/", import.meta.url));
+  app.get(POPUP_REDIRECT_PATH, (_req, res) => {
+    res.sendFile("callback.html", { root: pub });
+  });
+  app.use(express.static(built, { index: false }));
+  app.use(express.static(pub));
+  return { app, slotgate };
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env node
+// `npm start`: the whole Slotgate journey on one machine.
+//   1. starts the reference server (`slotgate-server start`) on its embedded database and in-process chain;
+//   2. seeds, through the public API only: the demo developer, a web client registered with the demo app's
+//      redirect URIs, a content-token provider registration for the demo cuid (its AES spend key is kept in
+//      the data directory, mode 0600) with release enabled, and a demo player account;
+//   3. starts the demo web app (examples/web-app) and prints the URLs and the demo credentials.
+// Ctrl-C stops both processes. Environment: PORT (service, 8080), WEB_PORT (demo app, 3000), HOST (127.0.0.1),
+// SLOTGATE_DATA_DIR (packages/server/.slotgate-data), DEMO_CUID (slotgate-demo); every server variable passes through.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+
+const HOST = process.env.HOST ?? "127.0.0.1";
+const PORT = Number(process.env.PORT ?? 8080);
+const WEB_PORT = Number(process.env.WEB_PORT ?? 3000);
+const DATA_DIR = resolve(process.env.SLOTGATE_DATA_DIR ?? join(root, "packages/server/.slotgate-data"));
+const CUID = process.env.DEMO_CUID ?? "slotgate-demo";
+const SERVICE = `http://${HOST}:${PORT}`;
+const WEB = `http://${HOST}:${WEB_PORT}`;
+const DEV = { email: process.env.DEMO_DEV_EMAIL ?? "demo@slotgate.dev", password: process.env.DEMO_DEV_PASSWORD ?? "slotgate-demo-password" };
+const PLAYER = { email: "player@slotgate.dev", password: "slotgate-player-password" };
+/** Dev-only operator route of the reference server on its in-process chain (see examples/web-app/src/dev-operator.ts). */
+const DEV_ENABLE_RELEASE_PATH = "/v1/dev/enable_release";
+
+for (const [name, value] of [["PORT", PORT], ["WEB_PORT", WEB_PORT]]) {
+  if (!Number.isInteger(value) || value < 1 || value > 65535) await fail(`${name} must be a port number (1-65535)`, 2);
+}
+
+const children = [];
+let stopping = false;
+
+/** Reports, stops every child and never resolves (so `await fail(…)` ends the script's flow). */
+function fail(message, code = 1) {
+  if (!stopping) process.stderr.write(`\nnpm start: ${message}\n`);
+  stopAll(code);
+  return new Promise(() => undefined);
+}
+
+function stopAll(code) {
+  if (stopping) return;
+  stopping = true;
+  const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  if (alive.length === 0) process.exit(code);
+  let left = alive.length;
+  for (const child of alive) {
+    child.once("exit", () => {
+      left -= 1;
+      if (left === 0) process.exit(code);
+    });
+    child.kill("SIGTERM");
+  }
+  setTimeout(() => {
+    for (const child of alive) if (child.exitCode === null) child.kill("SIGKILL");
+    process.exit(code);
+  }, 5000).unref();
+}
+process.once("SIGINT", () => stopAll(0));
+process.once("SIGTERM", () => stopAll(0));
+
+/** Starts a child process whose output lines are prefixed; its early exit stops everything. */
+function startChild(label, script, env) {
+  const child = spawn(process.execPath, [script, ...(label === "slotgate" ? ["start"] : [])], {
+    cwd: dirname(script),
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on("line", (line) => {
+      if (line.trim() !== "") process.stderr.write(`[${label}] ${line}\n`);
+    });
+  }
+  child.once("exit", (code, signal) => {
+    if (!stopping) void fail(`${label} exited (${signal ?? `code ${code}`}); see its output above`);
+  });
+  return child;
+}
+
+async function waitForHealth(url, label, timeoutMs = 180_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (stopping) return fail("stopped");
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return fail(`${label} did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+async function call(method, path, { body, headers = {} } = {}) {
+  const res = await fetch(SERVICE + path, {
+    method,
+    headers: { ...(body === undefined ? {} : { "content-type": "application/json" }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, body: await res.json().catch(() => ({})) };
+}
+
+function readJson(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, "utf8")) : null;
+}
+
+function writeSecretJson(file, value) {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(value, null, 2), { mode: 0o600 });
+}
+
+/** The demo developer's token: log in, or sign up on a database that was not seeded (e.g. PostgreSQL). */
+async function developerToken() {
+  let r = await call("POST", "/v1/dev-user/login_devuser", { body: DEV });
+  if (r.status === 401) r = await call("POST", "/v1/dev-user/signup", { body: DEV });
+  if (r.status === 409) r = await call("POST", "/v1/dev-user/login_devuser", { body: DEV }); // seeded meanwhile by the server
+  if (r.status >= 300 || typeof r.body.token !== "string") throw new Error(`demo developer login failed: ${r.body.error ?? r.status}`);
+  return r.body.token;
+}
+
+/** A web client registered with this demo app's two redirect URIs (popup page and backend callback). */
+async function webClient() {
+  const redirectUris = [`${WEB}/callback`, `${WEB}/api/slotgate/callback`];
+  const fits = (c) => c && typeof c.client_secret === "string" && redirectUris.every((u) => c.redirect_uris?.includes(u));
+  const seeded = readJson(join(DATA_DIR, "demo-client.json")); // written by the server's own demo seeding
+  if (fits(seeded)) return seeded;
+  const file = join(DATA_DIR, `demo-web-client-${WEB_PORT}.json`);
+  const cached = readJson(file);
+  if (fits(cached)) return cached;
+  const token = await developerToken();
+  const r = await call("POST", "/v1/dev-user/clients", {
+    headers: { authorization: `Bearer ${token}` },
+    body: { name: "Slotgate demo web app", redirect_uris: redirectUris, download_url: `${WEB}/`, web_url: `${WEB}/`, platform: "web", blockchain: true },
+  });
+  if (r.status !== 201) throw new Error(`registering the demo web client failed: ${r.body.error ?? r.status} ${r.body.message ?? ""}`);
+  const client = { client_id: r.body.client_id, client_secret: r.body.client_secret, redirect_uris: redirectUris };
+  writeSecretJson(file, client);
+  return client;
+}
+
+/** Registers the provider for the demo cuid (once; the AES key and IV are shown only then) and enables release. */
+async function provider(client) {
+  const { ContentTokenClient } = await import("@slotgate/backend-sdk");
+  const file = join(DATA_DIR, "demo-provider.json");
+  const notes = [];
+  let saved = readJson(file);
+  if (!saved || saved.client_id !== client.client_id || saved.cuid !== CUID) {
+    const tokens = new ContentTokenClient({ authServerUrl: SERVICE, clientId: client.client_id, clientSecret: client.client_secret });
+    try {
+      const owner_addr = `0x${randomBytes(20).toString("hex")}`;
+      const r = await tokens.registerProvider({ cuid: CUID, release_per: 50, owner_addr });
+      if (!r.aes_key || !r.aes_iv) throw new Error("the client's AES key was issued earlier and is not in the data directory");
+      saved = { client_id: client.client_id, cuid: CUID, owner_addr, aes_key: r.aes_key, aes_iv: r.aes_iv, release_enabled: false };
+      writeSecretJson(file, saved);
+    } catch (err) {
+      if (err?.serviceStatus === 404 && err?.error === "not_found") {
+        notes.push("content tokens: this server build does not serve /v1/development-api yet; the demo's token steps will say so");
+      } else notes.push(`content tokens: provider registration for ${CUID} failed (${err?.message ?? err})`);
+      return { spendKey: null, notes };
+    }
+  }
+  if (!saved.release_enabled) {
+    const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64");
+    const r = await call("POST", DEV_ENABLE_RELEASE_PATH, { headers: { authorization: `Basic ${basic}` }, body: { cuid: CUID } });
+    if (r.status < 300) writeSecretJson(file, { ...saved, release_enabled: true });
+    else if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server build has no dev operator route ${DEV_ENABLE_RELEASE_PATH}; release answers release_disabled`);
+    else notes.push(`release: enabling failed (${r.body.error ?? r.status})`);
+  }
+  return { spendKey: { key: saved.aes_key, iv: saved.aes_iv }, notes };
+}
+
+/** Creates the demo player through the sign-up form, exactly as a person would (page mode). */
+async function demoPlayer(client) {
+  const params = new URLSearchParams({ client_id: client.client_id, redirect_uri: `${WEB}/callback`, response_type: "code", state: "seed" });
+  const page = await fetch(`${SERVICE}/oauth/authorize?${params}`, { headers: { accept: "text/html" } });
+  const html = await page.text();
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+  const cookie = page.headers.get("set-cookie")?.split(";")[0];
+  if (!csrf || !cookie) return "could not read the sign-up form";
+  const form = new URLSearchParams({ ...Object.fromEntries(params), csrf_token: csrf, email: PLAYER.email, password: PLAYER.password, intent: "signup", decision: "approve" });
+  const res = await fetch(`${SERVICE}/oauth/authorize`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie, accept: "text/html" },
+    body: form,
+  });
+  if (res.status === 302 || res.status === 303) return null; // created
+  return res.status === 409 || res.status === 401 || res.status === 400 ? null : `sign-up answered HTTP ${res.status}`; // exists already
+}
+
+const serverPkg = dirname(require.resolve("@slotgate/server/package.json"));
+const webPkg = dirname(require.resolve("@slotgate/example-web-app/package.json"));
+const serverBin = join(serverPkg, JSON.parse(readFileSync(join(serverPkg, "package.json"), "utf8")).bin["slotgate-server"]);
+const webMain = join(webPkg, "dist/main.js");
+for (const f of [serverBin, webMain]) if (!existsSync(f)) await fail(`${f} is missing: build first (npx turbo run build --filter=@slotgate/server... --filter=@slotgate/example-web-app...)`, 2);
+
+process.stderr.write(`Starting the Slotgate service on ${SERVICE} (data in ${DATA_DIR}) …\n`);
+startChild("slotgate", serverBin, { PORT: String(PORT), HOST, SLOTGATE_DATA_DIR: DATA_DIR, PUBLIC_URL: process.env.PUBLIC_URL ?? SERVICE, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+await waitForHealth(`${SERVICE}/healthz`, "the Slotgate service");
+
+let client;
+let seeded;
+let playerNote;
+try {
+  client = await webClient();
+  seeded = await provider(client);
+  playerNote = await demoPlayer(client);
+} catch (err) {
+  await fail(err instanceof Error ? err.message : String(err));
+}
+
+startChild("demo", webMain, {
+  PORT: String(WEB_PORT),
+  HOST,
+  PUBLIC_URL: WEB,
+  SLOTGATE_URL: SERVICE,
+  SLOTGATE_CLIENT_ID: client.client_id,
+  SLOTGATE_CLIENT_SECRET: client.client_secret,
+  DEMO_CUID: CUID,
+  ...(seeded.spendKey ? { SLOTGATE_AES_KEY: seeded.spendKey.key, SLOTGATE_AES_IV: seeded.spendKey.iv } : {}),
+});
+await waitForHealth(`${WEB}/healthz`, "the demo web app");
+
+const lines = [
+  "",
+  "  Slotgate is running.",
+  "",
+  `  Demo web app      ${WEB}/`,
+  `  Slotgate service  ${SERVICE}   (developer center: ${SERVICE}/developer)`,
+  "",
+  `  Demo player       ${PLAYER.email} / ${PLAYER.password}${playerNote ? `   (${playerNote})` : ""}  — or sign up in the popup`,
+  `  Demo developer    ${DEV.email} / ${DEV.password}`,
+  `  Demo client_id    ${client.client_id}   (secret and AES key in ${DATA_DIR}, mode 0600)`,
+  `  Demo cuid         ${CUID}`,
+  ...seeded.notes.map((n) => `  Note: ${n}`),
+  "",
+  "  Press Ctrl-C to stop.",
+  "",
+];
+process.stdout.write(`${lines.join("\n")}\n`);

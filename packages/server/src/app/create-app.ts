@@ -18,6 +18,7 @@ import { marketplaceHandler } from "../status/marketplace-webhook.js";
 import { statusRoutes } from "../status/routes.js";
 import type { Database } from "../storage/database.js";
 import { purgeExpiredCodes } from "../storage/codes.js";
+import { purgeFinished } from "../storage/outbox.js";
 import { CodeBatcher } from "../token/code-batcher.js";
 import { tokenRoutes } from "../token/routes.js";
 import { DEFAULT_SCRYPT, type ScryptParams } from "../users/passwords.js";
@@ -109,7 +110,10 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
     async start() {
       await revocations.start(config.revocationPollMs);
       outbox.start();
-      purge = setInterval(() => void purgeExpiredCodes(db).catch(() => undefined), 3_600_000);
+      purge = setInterval(() => {
+        void purgeExpiredCodes(db).catch(() => undefined);
+        void purgeFinished(db).catch(() => undefined);
+      }, 3_600_000);
       purge.unref();
     },
     async stop() {

@@ -64,3 +64,12 @@ export async function getOutboxMessage(
   );
   return rows[0] ?? null;
 }
+
+/** Deletes messages delivered (or abandoned) more than `days` days ago. */
+export async function purgeFinished(db: Queryable, days = 7): Promise<number> {
+  const rows = await db.query(
+    "DELETE FROM outbox WHERE COALESCE(delivered_at, failed_at) < now() - make_interval(days => $1) RETURNING 1",
+    [days],
+  );
+  return rows.length;
+}

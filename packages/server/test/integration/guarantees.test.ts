@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/index.js";
+import { purgeExpiredCodes } from "../../src/storage/codes.js";
+import { purgeFinished } from "../../src/storage/outbox.js";
 import { authorizeCode, call, devSignup, exchange, randomEmail, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
@@ -83,5 +85,21 @@ describe("logs", () => {
     } finally {
       await running.close();
     }
+  });
+});
+
+describe("housekeeping", () => {
+  it("purges codes expired over a day ago and outbox messages finished over a week ago, nothing else", async () => {
+    const { code } = await authorizeCode(server.url, client);
+    await server.sql("UPDATE authorization_codes SET expires_at = now() - interval '2 days' WHERE used_at IS NULL");
+    const db = server.slotgate.services.db;
+    expect(await purgeExpiredCodes(db)).toBeGreaterThan(0);
+    expect((await exchange(server.url, client, code)).json["error"]).toBe("invalid_grant");
+    await server.sql(
+      "INSERT INTO outbox (topic, payload, max_attempts, delivered_at) VALUES ('t', '{}', 1, now() - interval '8 days'), ('t', '{}', 1, now()), ('t', '{}', 1, NULL)",
+    );
+    const before = Number((await server.sql<{ n: string }>("SELECT count(*)::text AS n FROM outbox WHERE topic = 't'"))[0]!.n);
+    expect(await purgeFinished(db)).toBe(1);
+    expect(Number((await server.sql<{ n: string }>("SELECT count(*)::text AS n FROM outbox WHERE topic = 't'"))[0]!.n)).toBe(before - 1);
   });
 });

@@ -38,6 +38,8 @@ export default defineConfig(async () => {
       hookTimeout: 60_000,
       projects: [
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+        // Real headless Chromium (Debian's /usr/bin/chromium, or SLOTGATE_CHROMIUM) on PGlite.
+        { test: { name: "browser", include: ["test/browser/**/*.test.ts"], env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 60_000, hookTimeout: 60_000 } },
         { test: { name: "pglite", include: integration, env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
         ...(problem
           ? []

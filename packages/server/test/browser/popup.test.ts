@@ -52,7 +52,7 @@ async function popupLogin(openerOrigin: string, redirectUri: string, decision: "
   const page = await context.newPage();
   await page.goto(`${openerOrigin}/app`);
   await page.evaluate((url) => {
-    (window as unknown as { __authorizeUrl: string }).__authorizeUrl = url;
+    (globalThis as unknown as { __authorizeUrl: string }).__authorizeUrl = url;
   }, authorizeUrl);
   const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#login")]);
   await popup.waitForSelector("#email");
@@ -65,7 +65,7 @@ async function popupLogin(openerOrigin: string, redirectUri: string, decision: "
   await popup.click(`button[value="${decision}"]`);
   await closed;
   await page.waitForTimeout(100);
-  const messages = (await page.evaluate(() => (window as unknown as { __messages: unknown[] }).__messages)) as Array<{
+  const messages = (await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages)) as Array<{
     origin: string;
     data: { from: string; type: string; data: string; state: string };
   }>;

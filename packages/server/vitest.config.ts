@@ -22,7 +22,7 @@ async function postgresReachable(url: string): Promise<string | null> {
 }
 
 export default defineConfig(async () => {
-  const url = process.env["DATABASE_URL"] || DEFAULT_PG;
+  const url = process.env["SLOTGATE_TEST_DATABASE_URL"] || process.env["DATABASE_URL"] || DEFAULT_PG;
   const ci = process.env["CI"] === "true" || process.env["CI"] === "1";
   const problem = ci ? null : await postgresReachable(url);
   if (problem) {

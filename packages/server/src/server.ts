@@ -7,6 +7,7 @@ import { createApp, type SlotgateApp } from "./app/create-app.js";
 import type { ServerConfig } from "./config/config.js";
 import { createLogger, type Logger } from "./config/logger.js";
 import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } from "./keys/key-store.js";
+import { lockDataDir } from "./storage/data-dir-lock.js";
 import { type Database, openDatabase } from "./storage/database.js";
 import { migrate } from "./storage/migrations.js";
 import type { ScryptParams } from "./users/passwords.js";
@@ -44,7 +45,27 @@ function loadOrCreatePepper(dataDir: string): { pepper: string; generated: boole
  */
 export async function openResources(config: ServerConfig, options: { schema?: string } = {}): Promise<Resources> {
   const warnings: string[] = [];
-  const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db"), schema: options.schema, poolSize: config.databasePoolSize });
+  const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
+  let opened: Database;
+  try {
+    opened = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db"), schema: options.schema, poolSize: config.databasePoolSize });
+  } catch (error) {
+    release();
+    throw error;
+  }
+  const db: Database = {
+    ...opened,
+    kind: opened.kind,
+    query: opened.query.bind(opened),
+    transaction: opened.transaction.bind(opened),
+    async close() {
+      try {
+        await opened.close();
+      } finally {
+        release();
+      }
+    },
+  };
   if (db.kind === "pglite") warnings.push(`embedded database (PGlite) in ${join(config.dataDir, "db")}; set DATABASE_URL for production`);
   await migrate(db);
   let jwks: PrivateJwk[];

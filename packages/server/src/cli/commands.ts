@@ -9,6 +9,7 @@ import { SlotgateServerError } from "../http/errors.js";
 import { rotateKeyFile } from "../keys/key-store.js";
 import { openResources, startServer } from "../server.js";
 import { listClients, toClientApplication } from "../storage/clients.js";
+import { lockDataDir } from "../storage/data-dir-lock.js";
 import type { Database } from "../storage/database.js";
 import { findDevUserByEmail } from "../storage/dev-users.js";
 import { migrate } from "../storage/migrations.js";
@@ -112,11 +113,16 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     if (noun === "migrate") {
       const { openDatabase } = await import("../storage/database.js");
-      const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db") });
+      const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
       try {
-        io.out(JSON.stringify({ success: true, applied: await migrate(db), database: db.kind }));
+        const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db") });
+        try {
+          io.out(JSON.stringify({ success: true, applied: await migrate(db), database: db.kind }));
+        } finally {
+          await db.close();
+        }
       } finally {
-        await db.close();
+        release();
       }
       return 0;
     }

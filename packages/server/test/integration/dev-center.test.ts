@@ -122,6 +122,11 @@ describe("client registration", () => {
       expect(res.json["error"]).toBe("invalid_token");
     }
     expect(await count("clients")).toBe(before);
+    for (const token of [undefined, "not.a.jwt"]) {
+      const list = await call(server.url, "GET", "/v1/dev-user/clients", token ? { token } : {});
+      expect(list.status).toBe(401);
+      expect(list.json["error"]).toBe("invalid_token");
+    }
   });
 
   it.each([

@@ -186,5 +186,11 @@ describe("marketplace", () => {
     expect((await ask()).json).toMatchObject({ status: "logged_in", listing_allowed: false });
     const noAuth = await call(server.url, "GET", `/v1/marketplace/listing_allowed?${q}`, { token: fresh.token });
     expect(noAuth.status).toBe(401);
+    expect(noAuth.json["error"]).toBe("invalid_client");
+    const missing = await call(server.url, "GET", `/v1/marketplace/listing_allowed?user_id=${fresh.userId}`, { token: SECRET });
+    expect(missing.status).toBe(400);
+    expect(missing.json["error"]).toBe("invalid_request");
+    const extra = await call(server.url, "GET", `/v1/marketplace/listing_allowed?${q}&status=logged_out`, { token: SECRET });
+    expect(extra.status).toBe(400);
   });
 });

@@ -128,7 +128,7 @@ async function developerToken() {
 
 /** A web client registered with this demo app's two redirect URIs (popup page and backend callback). */
 async function webClient() {
-  const redirectUris = [`${WEB}/callback`, `${WEB}/api/slotgate/callback`];
+  const redirectUris = [`${WEB}/slotgate-callback.html`, `${WEB}/api/slotgate/callback`];
   const fits = (c) => c && typeof c.client_secret === "string" && redirectUris.every((u) => c.redirect_uris?.includes(u));
   const seeded = readJson(join(DATA_DIR, "demo-client.json")); // written by the server's own demo seeding
   if (fits(seeded)) return seeded;
@@ -179,7 +179,7 @@ async function provider(client) {
 
 /** Creates the demo player through the sign-up form, exactly as a person would (page mode). */
 async function demoPlayer(client) {
-  const params = new URLSearchParams({ client_id: client.client_id, redirect_uri: `${WEB}/callback`, response_type: "code", state: "seed" });
+  const params = new URLSearchParams({ client_id: client.client_id, redirect_uri: `${WEB}/slotgate-callback.html`, response_type: "code", state: "seed" });
   const page = await fetch(`${SERVICE}/oauth/authorize?${params}`, { headers: { accept: "text/html" } });
   const html = await page.text();
   const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];

@@ -18,6 +18,7 @@ export default defineConfig([
     target: "es2022",
     platform: "browser",
     noExternal: ["@slotgate/client-sdk"],
+    splitting: false, // one self-contained file per page
     sourcemap: true,
     clean: false,
   },

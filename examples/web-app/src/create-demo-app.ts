@@ -8,8 +8,11 @@ import { SessionStore } from "./sessions.js";
 
 /** Path of the backend-SDK callback on this app; registered as a redirect URI of the client. */
 export const CALLBACK_PATH = "/api/slotgate/callback";
-/** Path of the popup's redirect page (client SDK `handleLoginCallback`); registered as a redirect URI. */
-export const POPUP_REDIRECT_PATH = "/callback";
+/**
+ * Path of the popup's redirect page (client SDK `handleLoginCallback`); registered as a redirect URI.
+ * Not `/callback`: the service treats `http://127.0.0.1:<port>/callback` as a desktop loopback redirect.
+ */
+export const POPUP_REDIRECT_PATH = "/slotgate-callback.html";
 
 /** The demo app and the SDK objects it owns (call `slotgate.shutdown()` when closing). */
 export interface DemoApp {
@@ -69,9 +72,6 @@ export function createDemoApp(config: DemoConfig): DemoApp {
 
   const pub = fileURLToPath(new URL("../public/", import.meta.url));
   const built = fileURLToPath(new URL("./public/", import.meta.url));
-  app.get(POPUP_REDIRECT_PATH, (_req, res) => {
-    res.sendFile("callback.html", { root: pub });
-  });
   app.use(express.static(built, { index: false }));
   app.use(express.static(pub));
   return { app, slotgate };

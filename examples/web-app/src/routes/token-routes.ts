@@ -48,7 +48,7 @@ export function tokenRoutes(config: DemoConfig, tokens: ContentTokenClient, sess
     try {
       const slot = requireSlot(session);
       const amount = amountOf(req.body);
-      if (!config.spendKey) throw new DemoStepError("no_spend_key", 409, "SLOTGATE_AES_KEY / SLOTGATE_AES_IV are not set: register the provider first (npm start does it).");
+      if (!config.spendKey) throw new DemoStepError("no_spend_key", 409, "No AES spend key (SLOTGATE_AES_KEY / SLOTGATE_AES_IV): the provider registration for this cuid did not happen; npm start's output says why.");
       res.json({ spend: await tokens.increaseUsed({ user_dbkey: slot.id, amount, cuid: config.cuid }, config.spendKey) });
     } catch (err) {
       sendError(res, err);

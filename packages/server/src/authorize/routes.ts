@@ -95,15 +95,13 @@ async function deliverApproval(services: Services, res: Response, request: Autho
     res.redirect(302, withQuery(params.redirect_uri, { jwt: jwt.token, state: params.state }));
     return;
   }
-  const origin = new URL(params.redirect_uri).origin;
-  sendHtml(res, 200, (nonce) => renderPopupResult(nonce, origin, "success", jwt.token, params.state));
+  sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "success", jwt.token, params.state));
 }
 
 function deliverDenial(_services: Services, res: Response, request: AuthorizeRequest): void {
   const { params, mode } = request;
   if (mode === "popup") {
-    const origin = new URL(params.redirect_uri).origin;
-    sendHtml(res, 200, (nonce) => renderPopupResult(nonce, origin, "fail", "access_denied", params.state));
+    sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "fail", "access_denied", params.state));
     return;
   }
   res.setHeader("Cache-Control", "no-store");

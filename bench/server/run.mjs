@@ -8,7 +8,7 @@
 //   token-pg    Slotgate POST /oauth/token code exchange, PostgreSQL
 //   token-lite  Slotgate POST /oauth/token code exchange, PGlite (embedded)
 //   validate    Slotgate GET /v1/oauth/validate (PostgreSQL instance)
-//   status-pg   Slotgate POST /v1/oauth/status/login, PostgreSQL (status upsert + outbox row)
+//   status-pg   Slotgate POST /v1/oauth/status/login, PostgreSQL (status upsert + outbox row), 500 users
 //   status-lite Slotgate POST /v1/oauth/status/login, PGlite
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -123,14 +123,25 @@ const MODE_DEFS = {
       mode,
       {
         target,
-        requests: async (t) => [
-          {
-            method: "POST",
-            path: "/v1/oauth/status/login",
-            headers: { "content-type": "application/json", authorization: `Bearer ${t.info.access_token}` },
-            body: JSON.stringify({ user_id: t.info.user_id, client_id: t.info.client_id }),
-          },
-        ],
+        requests: async (t) => {
+          // Rotate over 500 users (each with its own token): many rows, as real traffic.
+          let n = 0;
+          const users = t.info.users;
+          return [
+            {
+              method: "POST",
+              path: "/v1/oauth/status/login",
+              setupRequest: (req) => {
+                const u = users[n++ % users.length];
+                return {
+                  ...req,
+                  headers: { "content-type": "application/json", authorization: `Bearer ${u.token}` },
+                  body: JSON.stringify({ user_id: u.user_id, client_id: t.info.client_id }),
+                };
+              },
+            },
+          ];
+        },
       },
     ]),
   ),

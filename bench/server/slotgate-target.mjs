@@ -54,6 +54,20 @@ const token = await (await fetch(`${base}/oauth/token`, {
   body: new URLSearchParams({ grant_type: "authorization_code", code: firstCode, redirect_uri: redirectUri, client_id: client.client_id, client_secret: client.client_secret }),
 })).json();
 
+// 500 more end users with their own access tokens, so the status benchmark updates many
+// (user, client) rows as real traffic does rather than one row over and over.
+const tag = randomBytes(4).toString("hex");
+const userRows = await db.query(
+  "INSERT INTO end_users (email, password_hash, nickname) SELECT 'bench-' || g || '-' || $1 || '@example.test', 'unusable', 'bench' FROM generate_series(1, 500) AS g RETURNING id::text AS id",
+  [tag],
+);
+const users = await Promise.all(
+  userRows.map(async (u) => ({
+    user_id: u.id,
+    token: await running.slotgate.services.tokens.signAccessToken(u.id, client.client_id, `bench-${tag}-${u.id}`, new Date(Date.now() + 3_600_000)),
+  })),
+);
+
 async function mint(n) {
   const codes = Array.from({ length: n }, () => randomBytes(32).toString("base64url"));
   const hashes = codes.map((c) => createHash("sha256").update(c).digest("base64url"));
@@ -83,4 +97,5 @@ process.send({
   redirect_uri: redirectUri,
   user_id: token.user_id,
   access_token: token.access_token,
+  users,
 });

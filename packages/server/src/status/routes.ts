@@ -8,7 +8,8 @@ import { SlotgateServerError } from "../http/errors.js";
 import { rateLimit } from "../http/rate-limit.js";
 import { parseInput } from "../http/validate.js";
 import { type BearerClaims, bearerFrom } from "../keys/tokens.js";
-import { getLoginStatus, setLoginStatus } from "../storage/login-status.js";
+import { getLoginStatus } from "../storage/login-status.js";
+import { StatusBatcher } from "./status-batcher.js";
 
 const MARKETPLACE_MAX_ATTEMPTS = 15;
 
@@ -36,6 +37,7 @@ function requireOwner(claims: BearerClaims, userId: string, clientId: string): v
 export function statusRoutes(services: Services): Router {
   const router = Router();
   const limit = rateLimit("status", services.config.rateLimit.statusPerMinute, services.config.rateLimit.enabled);
+  const statuses = new StatusBatcher(services.db, { marketplaceUrl: services.config.marketplaceUrl, maxAttempts: MARKETPLACE_MAX_ATTEMPTS });
   const bearer = async (req: Request) => services.tokens.verifyBearer(bearerFrom(req.headers.authorization));
 
   router.options(["/v1/oauth/validate", "/v1/oauth/revoke"], cors);
@@ -65,13 +67,7 @@ export function statusRoutes(services: Services): Router {
     const claims = await bearer(req);
     const body = parseInput(statusUpdateSchema, req.body);
     requireOwner(claims, body.user_id, body.client_id);
-    const { updatedAt } = await setLoginStatus(services.db, {
-      userId: body.user_id,
-      clientId: body.client_id,
-      status,
-      marketplaceUrl: services.config.marketplaceUrl,
-      maxAttempts: MARKETPLACE_MAX_ATTEMPTS,
-    });
+    const updatedAt = await statuses.set({ userId: body.user_id, clientId: body.client_id, status });
     services.outbox.kick();
     const timestamp = updatedAt.toISOString();
     if (status === "logged_in") {

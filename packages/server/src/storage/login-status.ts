@@ -7,17 +7,28 @@ export interface LoginStatusRow {
   updated_at: Date;
 }
 
+/** One requested status change. */
+export interface StatusChange {
+  userId: string;
+  clientId: string;
+  status: AuthorizationStatus;
+}
+
 /**
- * Sets the status and writes the marketplace outbox row in ONE statement (an implicit
- * transaction): either both are stored or neither. Returns the stored time.
+ * Sets the status of every change and writes one marketplace outbox row per change, in ONE
+ * statement (an implicit transaction): either all rows and their outbox rows are stored or none.
+ * The (user, client) pairs must be distinct. Returns the stored times by `userId/clientId`.
  */
-export async function setLoginStatus(
+export async function setLoginStatuses(
   db: Queryable,
-  change: { userId: string; clientId: string; status: AuthorizationStatus; marketplaceUrl: string | null; maxAttempts: number },
-): Promise<{ updatedAt: Date; outboxId: string }> {
-  const rows = await db.query<{ updated_at: Date; outbox_id: string }>(
+  changes: readonly StatusChange[],
+  outbox: { marketplaceUrl: string | null; maxAttempts: number },
+): Promise<Map<string, Date>> {
+  const rows = await db.query<{ user_id: string; client_id: string; updated_at: Date }>(
     `WITH s AS (
-       INSERT INTO login_status (user_id, client_id, status, updated_at) VALUES ($1, $2, $3, clock_timestamp())
+       INSERT INTO login_status (user_id, client_id, status, updated_at)
+       SELECT v.user_id, v.client_id, v.status, clock_timestamp()
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS v(user_id, client_id, status)
        ON CONFLICT (user_id, client_id) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
        RETURNING user_id, client_id, status, updated_at
      ), o AS (
@@ -29,11 +40,10 @@ export async function setLoginStatus(
               $5
        FROM s RETURNING id
      )
-     SELECT s.updated_at, o.id::text AS outbox_id FROM s, o`,
-    [change.userId, change.clientId, change.status, change.marketplaceUrl, change.maxAttempts],
+     SELECT s.user_id::text AS user_id, s.client_id, s.updated_at FROM s`,
+    [changes.map((c) => c.userId), changes.map((c) => c.clientId), changes.map((c) => c.status), outbox.marketplaceUrl, outbox.maxAttempts],
   );
-  const row = rows[0]!;
-  return { updatedAt: new Date(row.updated_at), outboxId: row.outbox_id };
+  return new Map(rows.map((r) => [`${r.user_id}/${r.client_id}`, new Date(r.updated_at)]));
 }
 
 /** Reads the status record, or null when none was ever recorded. */

@@ -57,7 +57,7 @@ try {
   log("4. purchase", await tokens.buy({ user_dbkey: slot.id, amount: "1000", cuid }));
 
   // 5. Spending, recorded with the encrypted message built here (AES-256-CTR under the client's key).
-  log("5. encrypted spend", await tokens.increaseUsed({ user_dbkey: slot.id, amount: "250", cuid, nonce: randomBytes(8).toString("hex"), ts: Math.floor(Date.now() / 1000) }, spendKey));
+  log("5. encrypted spend", await tokens.increaseUsed({ user_dbkey: slot.id, amount: "250", cuid }, spendKey));
 
   // 6. Balances, read from the chain.
   log("6. balance", await tokens.balance(slot.content_address, { cuid }));

@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createApp, type SlotgateApp } from "./app/create-app.js";
+import { type ChainHandle, startChain } from "./chain/start-chain.js";
 import type { ServerConfig } from "./config/config.js";
 import { createLogger, type Logger } from "./config/logger.js";
 import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } from "./keys/key-store.js";
@@ -108,11 +109,19 @@ export interface RunningServer {
  */
 export async function startServer(
   config: ServerConfig,
-  options: { log?: Logger; scrypt?: ScryptParams; resources?: Resources; schema?: string } = {},
+  options: { log?: Logger; scrypt?: ScryptParams; resources?: Resources; schema?: string; chain?: ChainHandle | null } = {},
 ): Promise<RunningServer> {
   const log = options.log ?? createLogger(config.logLevel);
   const res = options.resources ?? (await openResources(config, options.schema ? { schema: options.schema } : {}));
   banner(log, res.warnings);
+  let chain: ChainHandle | null;
+  try {
+    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, (w) => log.warn(`DEVELOPMENT DEFAULT: ${w}`));
+  } catch (error) {
+    if (!options.resources) await res.db.close();
+    throw error;
+  }
+  if (!chain) log.warn("CHAIN=off: wallet, PIN, transfer, slot-exchange and content-token endpoints answer 503 service_unavailable");
   const server = createServer();
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
@@ -128,11 +137,12 @@ export async function startServer(
     keys: res.keys,
     issuer: url,
     log,
+    chain: { handle: chain },
     ...(options.scrypt ? { scrypt: options.scrypt } : {}),
   });
   await slotgate.start();
   server.on("request", slotgate.app);
-  log.info("listening", { url, database: res.db.kind });
+  log.info("listening", { url, database: res.db.kind, chain: chain?.mode ?? "off" });
   return {
     url,
     server,
@@ -143,6 +153,7 @@ export async function startServer(
         server.closeAllConnections();
       });
       await slotgate.stop();
+      if (chain && options.chain === undefined) await chain.close();
       await res.db.close();
     },
   };

@@ -1,6 +1,13 @@
 import { createHmac } from "node:crypto";
 import express, { type Express } from "express";
+import { walletDirectoryOf } from "@slotgate/chain-service";
 import { authorizeRoutes } from "../authorize/routes.js";
+import type { ChainHandle } from "../chain/start-chain.js";
+import { contentTokenRoutes } from "../content-token/routes.js";
+import { devOperatorRoutes } from "../dev-operator/routes.js";
+import { pinRoutes } from "../pin/routes.js";
+import { slotExchangeRoutes } from "../slot-exchange/routes.js";
+import { transferRoutes } from "../transfer/routes.js";
 import type { ServerConfig } from "../config/config.js";
 import { createLogger, type Logger } from "../config/logger.js";
 import { ClientSecrets } from "../dev-center/client-secrets.js";
@@ -36,8 +43,13 @@ export interface CreateAppOptions {
   keys: KeyStore;
   /** Base URL and issuer, no trailing slash. @default config.publicUrl */
   issuer?: string;
-  /** Chain service (part 2); when it provides a wallet directory, `content_address` comes from it. */
-  chain?: { wallets?: WalletDirectory };
+  /**
+   * The chain service (see `startChain`): wallet, PIN, transfer, slot-exchange and content-token
+   * endpoints, and `content_address` from its wallet layer. Without it those endpoints answer 503
+   * service_unavailable and `content_address` is derived (interim directory). `wallets` overrides the
+   * wallet directory alone.
+   */
+  chain?: { handle?: ChainHandle | null; wallets?: WalletDirectory };
   /** @default a JSON-lines logger at config.logLevel */
   log?: Logger;
   /** Password hashing cost. @default N=2^15, r=8, p=1 */
@@ -82,7 +94,10 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
     secrets: new ClientSecrets(config.clientSecretPepper),
     clients: new ClientCache(db),
     codes: new CodeBatcher(db),
-    wallets: options.chain?.wallets ?? new DerivedWalletDirectory(walletSecret),
+    wallets:
+      options.chain?.wallets ??
+      (options.chain?.handle ? walletDirectoryOf(options.chain.handle.service) : new DerivedWalletDirectory(walletSecret)),
+    chain: options.chain?.handle ?? null,
     outbox,
     log,
     scrypt: options.scrypt ?? DEFAULT_SCRYPT,
@@ -99,6 +114,11 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   app.use(authorizeRoutes(services));
   app.use(oauthMetaRoutes(services));
   app.use(devCenterRoutes(services));
+  app.use(pinRoutes(services));
+  app.use(transferRoutes(services));
+  app.use(contentTokenRoutes(services));
+  app.use(slotExchangeRoutes(services));
+  if (services.chain?.devOperator) app.use(devOperatorRoutes(services));
   app.use(discoveryRoutes(services));
   app.use(notFound);
   app.use(errorHandler(log));

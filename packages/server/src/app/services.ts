@@ -1,3 +1,4 @@
+import type { ChainHandle } from "../chain/start-chain.js";
 import type { ServerConfig } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
 import type { ClientSecrets } from "../dev-center/client-secrets.js";
@@ -24,6 +25,8 @@ export interface Services {
   clients: ClientCache;
   codes: CodeBatcher;
   wallets: WalletDirectory;
+  /** The chain service, or null when the server runs with `CHAIN=off`. */
+  chain: ChainHandle | null;
   outbox: OutboxWorker;
   log: Logger;
   scrypt: ScryptParams;

@@ -1,4 +1,5 @@
 import { resolve } from "node:path";
+import { ChainConfigProblem, type ChainSettings, chainSettingsFromEnv } from "../chain/chain-config.js";
 
 /** Validated server configuration. Every field comes from one environment variable (see the README). */
 export interface ServerConfig {
@@ -34,6 +35,8 @@ export interface ServerConfig {
   outboxPollMs: number;
   /** `REVOCATION_POLL_MS`: how often revocations by other instances are loaded. @default 1000 */
   revocationPollMs: number;
+  /** `CHAIN`, `CHAIN_SERVICE_URL` and the chain service's variables (`RPC_URL`, `CHAIN_KEK`, …). @default in-process chain */
+  chain: ChainSettings;
 }
 
 /** A signing key given in configuration. */
@@ -154,6 +157,13 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const marketplaceSecret = secret(env, "MARKETPLACE_SECRET");
   const marketplaceUrl = url(env, "MARKETPLACE_URL", ["http:", "https:"]);
   if (marketplaceUrl && !marketplaceSecret) throw new ConfigError("MARKETPLACE_SECRET", "is required when MARKETPLACE_URL is set (webhooks are signed)");
+  let chain: ChainSettings;
+  try {
+    chain = chainSettingsFromEnv(env);
+  } catch (error) {
+    if (error instanceof ChainConfigProblem) throw new ConfigError(error.variable, error.problem);
+    throw error;
+  }
   return {
     port: int(env, "PORT", 8080, 0, 65535),
     host,
@@ -176,5 +186,6 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     logLevel,
     outboxPollMs: int(env, "OUTBOX_POLL_MS", 1000, 10, 600_000),
     revocationPollMs: int(env, "REVOCATION_POLL_MS", 1000, 10, 600_000),
+    chain,
   };
 }

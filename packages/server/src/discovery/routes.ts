@@ -32,8 +32,13 @@ export function discoveryRoutes(services: Services): Router {
     } catch (error) {
       throw new SlotgateServerError("service_unavailable", { cause: error });
     }
+    try {
+      await services.chain?.ready();
+    } catch (error) {
+      throw new SlotgateServerError("service_unavailable", { message: "The chain is not reachable yet.", cause: error });
+    }
     res.setHeader("Cache-Control", "no-store");
-    res.json({ success: true, status: "ok", database: services.db.kind });
+    res.json({ success: true, status: "ok", database: services.db.kind, chain: services.chain?.mode ?? "off" });
   });
   return router;
 }

@@ -2,24 +2,37 @@ import { defineConformanceSuite } from "@slotgate/conformance";
 import { afterAll, beforeAll } from "vitest";
 import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js";
 
-/** The shared HTTP-contract suite, against the real server on 127.0.0.1 (PGlite and PostgreSQL projects). */
+/**
+ * The shared HTTP-contract suite, against the real server on 127.0.0.1 (PGlite and PostgreSQL projects),
+ * with the in-process chain (content tokens included). The operator actions without a public HTTP API
+ * call the server's chain service in process.
+ */
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ CHAIN: "in-process" });
 });
 afterAll(async () => server?.close());
+
+const chain = () => {
+  const handle = server.slotgate.services.chain;
+  if (!handle) throw new Error("the test server runs without its chain");
+  return handle.service;
+};
 
 defineConformanceSuite({
   name: `reference server (${TEST_DB === "postgres" ? "PostgreSQL" : "PGlite"})`,
   baseUrl: () => server.url,
   operator: {
-    async enableRelease() {
-      throw new Error("content tokens arrive with the chain service (issue 5)");
+    async enableRelease(cuid) {
+      await chain().enableRelease(cuid);
+    },
+    async fundSlot({ user_id, xotn }) {
+      await chain().devFundSlot({ user_uuid: Number(user_id), xotn });
     },
     async issueExpiredToken({ user_id, client_id }) {
       const expiresAt = new Date(Date.now() - 120_000);
       return server.slotgate.services.tokens.signAccessToken(user_id, client_id, `expired-${Date.now()}`, expiresAt);
     },
   },
-  features: { contentTokens: false },
+  features: { contentTokens: true },
 });

@@ -29,6 +29,7 @@ export async function startTestServer(env: Record<string, string> = {}, keys?: P
     OUTBOX_POLL_MS: "50",
     REVOCATION_POLL_MS: "100",
     SLOTGATE_SEED_DEMO: "off",
+    CHAIN: "off", // suites that need the chain pass CHAIN: "in-process" (one chain per test file)
     RATE_LIMIT: "off",
     ...env,
   });

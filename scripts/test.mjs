@@ -48,7 +48,7 @@ if (missing.length > 0) {
   console.log("PostgreSQL, Redis and Chromium found: every integration suite runs.\n");
 }
 
-const args = ["turbo", "run", "test", "--concurrency=2", ...process.argv.slice(2)];
+const args = ["turbo", "run", "test", "--concurrency=2", "--continue", ...process.argv.slice(2)];
 const result = spawnSync("npx", args, { stdio: "inherit", env: process.env });
 if (missing.length > 0) {
   console.warn(`\nReminder: left out ${missing.map((s) => s.what).join("; ")} (service unreachable).`);

@@ -3,7 +3,7 @@
 // (`changeset version`) in a throw-away copy of the repository and shows which packages would be
 // bumped, so a broken config or changeset fails CI instead of the release.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -30,6 +30,19 @@ try {
     return `${after.name}: ${before.version} -> ${after.version}${before.private ? " (private)" : ""}`;
   });
   console.log(versions.join("\n"));
+  // The changelog entries the release would write: the new top section of each package's CHANGELOG.md.
+  for (const dir of readdirSync(join(copy, "packages"))) {
+    const file = join(copy, "packages", dir, "CHANGELOG.md");
+    if (!existsSync(file)) continue;
+    const after = readFileSync(file, "utf8");
+    const beforeFile = join(root, "packages", dir, "CHANGELOG.md");
+    const before = existsSync(beforeFile) ? readFileSync(beforeFile, "utf8") : "";
+    if (after === before) continue;
+    const start = after.indexOf("\n## ");
+    const next = after.indexOf("\n## ", start + 1);
+    const entry = after.slice(start + 1, next === -1 ? undefined : next).trim(); // the top version section
+    console.log(`\n--- packages/${dir}/CHANGELOG.md (new entry) ---\n${entry}`);
+  }
 } finally {
   rmSync(copy, { recursive: true, force: true });
 }

@@ -10,7 +10,7 @@ describe("loadConfig", () => {
   });
 
   it("honours PORT, HOST, PUBLIC_URL and DATABASE_URL (no demo seed on PostgreSQL)", () => {
-    const c = loadConfig({ PORT: "9000", HOST: "0.0.0.0", PUBLIC_URL: "https://auth.example/", DATABASE_URL: "postgres://u@db:5432/x" });
+    const c = loadConfig({ PORT: "9000", HOST: "0.0.0.0", PUBLIC_URL: "https://auth.example/", DATABASE_URL: "postgres://u@db:5432/x", CHAIN: "off" });
     expect(c).toMatchObject({ port: 9000, host: "0.0.0.0", publicUrl: "https://auth.example", databaseUrl: "postgres://u@db:5432/x", seedDemo: false });
   });
 

@@ -15,6 +15,8 @@ const env = {
   LOG_LEVEL: "error",
   RATE_LIMIT: "off",
   SLOTGATE_SEED_DEMO: "off",
+  // Part-1 flows only: no chain service (its endpoints are not measured here).
+  CHAIN: "off",
   SLOTGATE_DATA_DIR: mkdtempSync(join(tmpdir(), "slotgate-bench-")),
   ...(kind === "postgres" ? { DATABASE_URL: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test" } : {}),
 };

@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "../support/flows.js";
+import { startTestServer, type TestServer } from "../support/harness.js";
+
+/** CHAIN=off: the OAuth-only server runs without a chain; chain endpoints say so with 503. */
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ CHAIN: "off" });
+});
+afterAll(async () => server?.close());
+
+describe("CHAIN=off", () => {
+  it("health is ready on the database alone and reports the chain off", async () => {
+    const res = await call(server.url, "GET", "/healthz");
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: "ok", chain: "off" });
+  });
+
+  it("every chain endpoint answers 503 service_unavailable; the dev-only routes do not exist", async () => {
+    for (const [method, path] of [
+      ["POST", "/v1/pin/register"],
+      ["POST", "/v1/pin/verify"],
+      ["POST", "/v1/pin/reset"],
+      ["POST", "/v1/pin/recover"],
+      ["POST", "/v1/token/transfer"],
+      ["POST", "/idex-platform/exchange_token_owner"],
+      ["POST", "/v1/development-api/init_permission_provider"],
+      ["POST", "/v1/development-api/user_buy_content_token"],
+      ["POST", "/v1/development-api/increase_used_content_token"],
+      ["POST", "/v1/development-api/release_used_balance"],
+      ["POST", "/v1/development-api/test_encryption"],
+      ["GET", `/v1/development-api/balance_adex/0x${"11".repeat(20)}`],
+    ] as const) {
+      const res = await call(server.url, method, path, method === "POST" ? { body: {} } : {});
+      expect([res.status, res.json["error"]], path).toEqual([503, "service_unavailable"]);
+    }
+    const dev = await call(server.url, "POST", "/v1/dev/fund_slot", { body: {} });
+    expect([dev.status, dev.json["error"]]).toEqual([404, "not_found"]);
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * The Slotgate reference server: developer center, OAuth 2.0 authorization-code flow, the
  * backend-SDK authorize flow, token validation and the login-status sync with a durable
- * marketplace outbox. Embedded PostgreSQL (PGlite) by default, PostgreSQL via `DATABASE_URL`.
+ * marketplace outbox; with the chain service (in process, over RPC, or a separate gRPC process):
+ * PIN and key endpoints, token transfer, slot exchange and content tokens. Embedded PostgreSQL (PGlite) by default, PostgreSQL via `DATABASE_URL`.
  *
  * @example
  * ```ts
@@ -13,6 +14,11 @@
  * @packageDocumentation
  */
 export { createApp, type CreateAppOptions, type SlotgateApp } from "./app/create-app.js";
+export { type ChainMode, type ChainSettings, chainSettingsFromEnv } from "./chain/chain-config.js";
+export { chainDatabaseOf } from "./chain/sql-adapter.js";
+export { type ChainHandle, startChain } from "./chain/start-chain.js";
+export { connectRemoteChain, RemoteChainError } from "./grpc/client.js";
+export { type ChainGrpcServer, serveChainService } from "./grpc/server.js";
 export type { Services } from "./app/services.js";
 export { ConfigError, loadConfig, type LogLevel, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
 export { createLogger, type Logger } from "./config/logger.js";

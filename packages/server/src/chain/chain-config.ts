@@ -14,6 +14,11 @@ export interface ChainSettings {
   mode: ChainMode;
   /** `CHAIN_SERVICE_URL`: `host:port` of a `slotgate-server chain-service` process. @default null */
   serviceUrl: string | null;
+  /**
+   * `CHAIN_SERVICE_TOKEN`: shared secret (>= 32 chars) the server sends to the gRPC chain service and
+   * the chain-service process requires. @default null (no token; keep the port on a private network)
+   */
+  serviceToken: string | null;
   /** The chain service's variables (`CHAIN_KEK`, `RPC_URL`, addresses, keys, `BUNDLER_URL`, PIN policy), as given. */
   env: Readonly<Record<string, string | undefined>>;
 }
@@ -52,6 +57,8 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
   for (const name of Object.values(CHAIN_ENV)) picked[name] = env[name];
   const explicit = read("CHAIN")?.toLowerCase();
   const serviceUrl = read("CHAIN_SERVICE_URL") ?? null;
+  const serviceToken = read("CHAIN_SERVICE_TOKEN") ?? null;
+  if (serviceToken !== null && serviceToken.length < 32) throw new ChainConfigProblem("CHAIN_SERVICE_TOKEN", "must be at least 32 characters");
   const rpcUrl = read(CHAIN_ENV.rpcUrl);
   if (explicit !== undefined && !["in-process", "rpc", "off"].includes(explicit)) {
     throw new ChainConfigProblem("CHAIN", "must be in-process, rpc or off");
@@ -59,9 +66,9 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
   if (serviceUrl !== null) {
     if (explicit === "off") throw new ChainConfigProblem("CHAIN_SERVICE_URL", "cannot be combined with CHAIN=off");
     if (!/^[A-Za-z0-9.\-[\]:]+:[0-9]{1,5}$/.test(serviceUrl)) throw new ChainConfigProblem("CHAIN_SERVICE_URL", "must be host:port of a slotgate-server chain-service process");
-    return { mode: "remote", serviceUrl, env: picked };
+    return { mode: "remote", serviceUrl, serviceToken, env: picked };
   }
-  if (explicit === "off") return { mode: "off", serviceUrl: null, env: picked };
+  if (explicit === "off") return { mode: "off", serviceUrl: null, serviceToken, env: picked };
   if (explicit === "rpc" && rpcUrl === undefined) throw new ChainConfigProblem("RPC_URL", "is required with CHAIN=rpc");
   if (explicit === "in-process" && rpcUrl !== undefined) throw new ChainConfigProblem("CHAIN", "is in-process but RPC_URL is set; remove one of them");
   if (explicit === undefined && rpcUrl === undefined && read("DATABASE_URL") !== undefined) {
@@ -79,5 +86,5 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
     }
     throw error;
   }
-  return { mode: rpcUrl === undefined ? "in-process" : "rpc", serviceUrl: null, env: picked };
+  return { mode: rpcUrl === undefined ? "in-process" : "rpc", serviceUrl: null, serviceToken, env: picked };
 }

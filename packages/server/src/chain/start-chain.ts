@@ -44,7 +44,7 @@ export async function startChain(settings: ChainSettings, db: Database, warn: (m
   await ensureExchangeTable(db);
   if (settings.mode === "remote") {
     const { connectRemoteChain } = await import("../grpc/client.js");
-    return connectRemoteChain(settings.serviceUrl as string);
+    return connectRemoteChain(settings.serviceUrl as string, { token: settings.serviceToken });
   }
   const sql = chainDatabaseOf(db);
   const config = chainServiceConfigFromEnv(settings.env, { db: sql, warn: (m) => warn(m.replace(/^\[chain-service\] /, "")) });

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { clientRegistrationSchema, devUserCredentialsSchema, summarizeDetails, validationDetails } from "@slotgate/protocol/schemas";
 import { ConfigError, loadConfig, type ServerConfig } from "../config/config.js";
+import { CHAIN_USAGE, runChainCommand } from "./chain-commands.js";
 import { createDevUser, registerClient } from "../dev-center/accounts.js";
 import { ClientSecrets } from "../dev-center/client-secrets.js";
 import { SlotgateServerError } from "../http/errors.js";
@@ -31,6 +32,7 @@ const USAGE = `Usage: slotgate-server <command>
                                          register a client; prints client_id and the one-time client_secret
   client list [--owner EMAIL]            list client applications as JSON
   keys rotate                            add a new signing key to the data directory (old keys keep verifying)
+${CHAIN_USAGE}
 
 Configuration comes from environment variables; see the README.`;
 
@@ -174,6 +176,8 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       io.out(JSON.stringify({ success: true, clients }));
       return 0;
     }
+    const chainCode = await runChainCommand(argv, config, env, io);
+    if (chainCode !== null) return chainCode;
     if (noun === "keys" && verb === "rotate") {
       if (config.signingKeys) throw usage("SIGNING_KEYS is set: rotate by adding a new key at the end of that list");
       io.out(JSON.stringify({ success: true, active_kid: await rotateKeyFile(config.dataDir) }));

@@ -3,7 +3,7 @@ import { startInProcessChain } from "@slotgate/chain-service";
 import { Contract } from "ethers";
 import { expect } from "vitest";
 import type { TestServer } from "./harness.js";
-import { authorizeCode, call, exchange, registerClient } from "./flows.js";
+import { authorizeCode, call, exchange, type registerClient } from "./flows.js";
 
 /** A PIN as a client sends it: pin_hash = SHA-256(pin ‖ salt), salt 64 hex. */
 export function pinOf(pin: string, salt = randomBytes(32).toString("hex")) {

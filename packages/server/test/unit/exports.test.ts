@@ -7,7 +7,11 @@ it("keeps the public surface visible in review", () => {
       "ConfigError",
       "DerivedWalletDirectory",
       "MIGRATIONS",
+      "RemoteChainError",
       "SlotgateServerError",
+      "chainDatabaseOf",
+      "chainSettingsFromEnv",
+      "connectRemoteChain",
       "createApp",
       "createKeyStore",
       "createLogger",
@@ -17,7 +21,9 @@ it("keeps the public surface visible in review", () => {
       "openDatabase",
       "openResources",
       "runCli",
+      "serveChainService",
       "signWebhook",
+      "startChain",
       "startServer",
     ]
   `);

@@ -1,0 +1,92 @@
+import { timingSafeEqual } from "node:crypto";
+import grpc from "@grpc/grpc-js";
+import { type ChainService, ChainServiceError } from "@slotgate/chain-service";
+import type { Logger } from "../config/logger.js";
+import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, TOKEN_METADATA } from "./definition.js";
+
+/** A running gRPC chain service. */
+export interface ChainGrpcServer {
+  /** `host:port` it listens on. */
+  address: string;
+  /** Stops accepting calls and waits for running ones. */
+  close(): Promise<void>;
+}
+
+const STATUS: Record<number, grpc.status> = {
+  400: grpc.status.INVALID_ARGUMENT,
+  401: grpc.status.UNAUTHENTICATED,
+  403: grpc.status.PERMISSION_DENIED,
+  404: grpc.status.NOT_FOUND,
+  409: grpc.status.FAILED_PRECONDITION,
+  423: grpc.status.RESOURCE_EXHAUSTED,
+  503: grpc.status.UNAVAILABLE,
+};
+
+function failure(error: unknown, log: Logger): grpc.ServiceError {
+  const known = error instanceof ChainServiceError ? error : null;
+  if (!known) log.error("chain-service call failed", { error: error instanceof Error ? `${error.name}: ${error.message}` : "unknown" });
+  const wire = known ? { code: known.code, message: known.message, details: known.details } : { code: "internal_error", message: "Internal error." };
+  const metadata = new grpc.Metadata();
+  metadata.set(ERROR_METADATA, JSON.stringify(wire));
+  return Object.assign(new Error(wire.message), { code: known ? (STATUS[known.status] ?? grpc.status.UNKNOWN) : grpc.status.INTERNAL, details: wire.message, metadata });
+}
+
+function authorized(call: grpc.ServerUnaryCall<unknown, unknown>, token: string | null): boolean {
+  if (token === null) return true;
+  const presented = Buffer.from(String(call.metadata.get(TOKEN_METADATA)[0] ?? ""));
+  const expected = Buffer.from(`Bearer ${token}`);
+  return presented.length === expected.length && timingSafeEqual(presented, expected);
+}
+
+/**
+ * Serves a chain service over gRPC (`slotgate-server chain-service`): every `ChainService` method as
+ * a unary call with JSON messages. Failures carry the chain service's stable error code in the
+ * `slotgate-error` trailer. With `token`, calls must send `authorization: Bearer <token>`.
+ *
+ * @example
+ * ```ts
+ * const grpcServer = await serveChainService(chain, { host: "127.0.0.1", port: 50051, log });
+ * ```
+ */
+export async function serveChainService(
+  service: ChainService,
+  options: { host: string; port: number; log: Logger; token?: string | null; devChain?: boolean },
+): Promise<ChainGrpcServer> {
+  const server = new grpc.Server();
+  const token = options.token ?? null;
+  const handlers: grpc.UntypedServiceImplementation = {};
+  for (const method of CHAIN_GRPC_METHODS) {
+    handlers[method] = (call: grpc.ServerUnaryCall<unknown, unknown>, callback: grpc.sendUnaryData<unknown>) => {
+      if (!authorized(call, token)) {
+        callback(failure(new ChainServiceError("service_unavailable", "The chain service refused the caller's token."), options.log));
+        return;
+      }
+      invoke(service, method, call.request, options.devChain === true).then(
+        (result) => callback(null, result ?? null),
+        (error: unknown) => callback(failure(error, options.log)),
+      );
+    };
+  }
+  server.addService(chainServiceDefinition, handlers);
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  return {
+    address: `${options.host}:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.tryShutdown(() => resolve());
+      }),
+  };
+}
+
+async function invoke(service: ChainService, method: ChainGrpcMethod, request: unknown, devChain: boolean): Promise<unknown> {
+  if (method === "describe") return { ...service.addresses, devChain };
+  if (method === "ready") {
+    await service.slotOwner("healthz", 0);
+    return { ready: true };
+  }
+  const args = Array.isArray(request) ? request : [];
+  const fn = service[method] as (...a: unknown[]) => Promise<unknown>;
+  return fn.apply(service, args);
+}

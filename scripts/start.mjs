@@ -162,7 +162,7 @@ async function provider(client) {
       writeSecretJson(file, saved);
     } catch (err) {
       if (err?.serviceStatus === 404 && err?.error === "not_found") {
-        notes.push("content tokens: this server build does not serve /v1/development-api yet; the demo's token steps will say so");
+        notes.push("content tokens: this server does not serve /v1/development-api; the demo's token steps will say so");
       } else notes.push(`content tokens: provider registration for ${CUID} failed (${err?.message ?? err})`);
       return { spendKey: null, notes };
     }
@@ -171,7 +171,7 @@ async function provider(client) {
     const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64");
     const r = await call("POST", DEV_ENABLE_RELEASE_PATH, { headers: { authorization: `Basic ${basic}` }, body: { cuid: CUID } });
     if (r.status < 300) writeSecretJson(file, { ...saved, release_enabled: true });
-    else if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server build has no dev operator route ${DEV_ENABLE_RELEASE_PATH}; release answers release_disabled`);
+    else if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the in-process chain only); release answers release_disabled`);
     else notes.push(`release: enabling failed (${r.body.error ?? r.status})`);
   }
   return { spendKey: { key: saved.aes_key, iv: saved.aes_iv }, notes };

@@ -71,7 +71,7 @@ try {
 } catch (err) {
   exitCode = 1;
   if (err instanceof SlotgateBackendError && err.serviceStatus === 404 && err.error === "not_found") {
-    log("stopped", "This Slotgate server does not serve the content-token API yet (404 not_found): it arrives with the chain wiring of @slotgate/server.");
+    log("stopped", "This Slotgate server does not serve the content-token API (404 not_found): it is a build without the chain service.");
   } else if (err instanceof SlotgateBackendError) {
     log("stopped", `${err.code}${err.error ? ` (${err.error})` : ""}: ${err.message}`);
   } else if (err instanceof TypeError && String(err.cause ?? "").includes("ECONNREFUSED")) {

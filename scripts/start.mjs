@@ -146,35 +146,58 @@ async function webClient() {
   return client;
 }
 
-/** Registers the provider for the demo cuid (once; the AES key and IV are shown only then) and enables release. */
+/**
+ * Registers the provider for the demo cuid and enables release. The AES key and IV are shown only at a client's first
+ * registration, so they are kept in the data directory. The in-process chain starts empty on every run: a saved
+ * registration is checked (`test_encryption` must match the saved key) and made again when the chain forgot it.
+ */
 async function provider(client) {
-  const { ContentTokenClient } = await import("@slotgate/backend-sdk");
+  const { ContentTokenClient, encryptWithSpendKey } = await import("@slotgate/backend-sdk");
+  const tokens = new ContentTokenClient({ authServerUrl: SERVICE, clientId: client.client_id, clientSecret: client.client_secret });
   const file = join(DATA_DIR, "demo-provider.json");
   const notes = [];
+  const notServed = (err) => err?.serviceStatus === 404 && err?.error === "not_found";
   let saved = readJson(file);
-  if (!saved || saved.client_id !== client.client_id || saved.cuid !== CUID) {
-    const tokens = new ContentTokenClient({ authServerUrl: SERVICE, clientId: client.client_id, clientSecret: client.client_secret });
+  if (saved && (saved.client_id !== client.client_id || !saved.cuid?.startsWith(CUID))) saved = null;
+  if (saved) {
     try {
-      const owner_addr = `0x${randomBytes(20).toString("hex")}`;
-      const r = await tokens.registerProvider({ cuid: CUID, release_per: 50, owner_addr });
-      if (!r.aes_key || !r.aes_iv) throw new Error("the client's AES key was issued earlier and is not in the data directory");
-      saved = { client_id: client.client_id, cuid: CUID, owner_addr, aes_key: r.aes_key, aes_iv: r.aes_iv, release_enabled: false };
-      writeSecretJson(file, saved);
+      const probe = await tokens.testEncryption("slotgate-demo-probe");
+      if (probe.encrypted_string !== encryptWithSpendKey("slotgate-demo-probe", { key: saved.aes_key, iv: saved.aes_iv })) saved = null;
     } catch (err) {
-      if (err?.serviceStatus === 404 && err?.error === "not_found") {
-        notes.push("content tokens: this server does not serve /v1/development-api; the demo's token steps will say so");
-      } else notes.push(`content tokens: provider registration for ${CUID} failed (${err?.message ?? err})`);
-      return { spendKey: null, notes };
+      if (notServed(err)) return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
+      saved = null; // e.g. provider_not_registered: a fresh in-process chain
     }
   }
-  if (!saved.release_enabled) {
-    const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64");
-    const r = await call("POST", DEV_ENABLE_RELEASE_PATH, { headers: { authorization: `Basic ${basic}` }, body: { cuid: CUID } });
-    if (r.status < 300) writeSecretJson(file, { ...saved, release_enabled: true });
-    else if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the in-process chain only); release answers release_disabled`);
-    else notes.push(`release: enabling failed (${r.body.error ?? r.status})`);
+  if (!saved) {
+    const owner_addr = `0x${randomBytes(20).toString("hex")}`;
+    let cuid = CUID;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const r = await tokens.registerProvider({ cuid, release_per: 50, owner_addr });
+        const key = r.aes_key;
+        const iv = r.aes_iv;
+        if (!key || !iv) throw new Error("the client's AES key was issued earlier and is not in the data directory");
+        saved = { client_id: client.client_id, cuid, owner_addr, aes_key: key, aes_iv: iv };
+        writeSecretJson(file, saved);
+        break;
+      } catch (err) {
+        if (notServed(err)) return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
+        // The cuid is taken (registered in an earlier run on a chain that kept it): use a fresh one once.
+        if (attempt === 0 && err?.serviceStatus === 409) {
+          cuid = `${CUID}-${randomBytes(3).toString("hex")}`;
+          continue;
+        }
+        notes.push(`content tokens: provider registration for ${cuid} failed (${err?.message ?? err})`);
+        return { cuid, spendKey: null, notes };
+      }
+    }
   }
-  return { spendKey: { key: saved.aes_key, iv: saved.aes_iv }, notes };
+  // Release is off for a new cuid; on the in-process chain the server offers a dev operator route to switch it on.
+  const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64");
+  const r = await call("POST", DEV_ENABLE_RELEASE_PATH, { headers: { authorization: `Basic ${basic}` }, body: { cuid: saved.cuid } });
+  if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the in-process chain only); release answers release_disabled until the operator enables it`);
+  else if (r.status >= 300) notes.push(`release: enabling failed (${r.body.error ?? r.status})`);
+  return { cuid: saved.cuid, spendKey: { key: saved.aes_key, iv: saved.aes_iv }, notes };
 }
 
 /** Creates the demo player through the sign-up form, exactly as a person would (page mode). */
@@ -224,7 +247,7 @@ startChild("demo", webMain, {
   SLOTGATE_URL: SERVICE,
   SLOTGATE_CLIENT_ID: client.client_id,
   SLOTGATE_CLIENT_SECRET: client.client_secret,
-  DEMO_CUID: CUID,
+  DEMO_CUID: seeded.cuid,
   ...(seeded.spendKey ? { SLOTGATE_AES_KEY: seeded.spendKey.key, SLOTGATE_AES_IV: seeded.spendKey.iv } : {}),
 });
 await waitForHealth(`${WEB}/healthz`, "the demo web app");
@@ -239,7 +262,7 @@ const lines = [
   `  Demo player       ${PLAYER.email} / ${PLAYER.password}${playerNote ? `   (${playerNote})` : ""}  — or sign up in the popup`,
   `  Demo developer    ${DEV.email} / ${DEV.password}`,
   `  Demo client_id    ${client.client_id}   (secret and AES key in ${DATA_DIR}, mode 0600)`,
-  `  Demo cuid         ${CUID}`,
+  `  Demo cuid         ${seeded.cuid}`,
   ...seeded.notes.map((n) => `  Note: ${n}`),
   "",
   "  Press Ctrl-C to stop.",

@@ -32,12 +32,8 @@ let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
-beforeAll(async () => {
-  const [port, webPort] = [await freePort(), await freePort()];
-  service = `http://127.0.0.1:${port}`;
-  web = `http://127.0.0.1:${webPort}`;
-  dataDir = mkdtempSync(join(tmpdir(), "slotgate-demo-e2e-"));
-  mkdirSync(shots, { recursive: true });
+/** Runs scripts/start.mjs (what `npm start` runs after building) and waits for its banner. */
+async function bootDemo(port: number, webPort: number): Promise<void> {
   start = spawn(process.execPath, [join(repo, "scripts/start.mjs")], {
     env: { ...process.env, PORT: String(port), WEB_PORT: String(webPort), SLOTGATE_DATA_DIR: dataDir, RATE_LIMIT: "off" },
     stdio: ["ignore", "pipe", "pipe"],
@@ -54,6 +50,19 @@ beforeAll(async () => {
     });
     start.once("exit", (code) => fail(new Error(`npm start exited with ${code}:\n${log}`)));
   });
+}
+
+let ports: [number, number];
+
+beforeAll(async () => {
+  ports = [await freePort(), await freePort()];
+  const [port, webPort] = ports;
+  service = `http://127.0.0.1:${port}`;
+  web = `http://127.0.0.1:${webPort}`;
+  dataDir = mkdtempSync(join(tmpdir(), "slotgate-demo-e2e-"));
+  mkdirSync(shots, { recursive: true });
+  await bootDemo(port, webPort);
+
   browser = await chromium.launch({
     executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
     headless: true,
@@ -65,13 +74,17 @@ beforeAll(async () => {
   await page.waitForSelector("body[data-ready=true]");
 });
 
-afterAll(async () => {
-  await browser?.close();
+async function stopDemo(): Promise<void> {
   if (start && start.exitCode === null) {
     const exited = new Promise((ok) => start.once("exit", ok));
     start.kill("SIGTERM");
     await exited;
   }
+}
+
+afterAll(async () => {
+  await browser?.close();
+  await stopDemo();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -160,5 +173,24 @@ describe("the npm start demo, driven in headless Chromium", () => {
     // release_per 50: floor(25 used * 15 % fee * 50 %) = 1
     expect(body["release"]).toMatchObject({ released_amount: "1" });
     await shot("demo-08-release");
+  });
+
+  it("8. a second npm start on the same data directory runs the journey again (sign in, buy, spend)", async () => {
+    await stopDemo();
+    await bootDemo(...ports);
+    page = await context.newPage();
+    await page.goto(`${web}/`);
+    await page.waitForSelector("body[data-ready=true]");
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login")]);
+    await popup.waitForSelector('input[name="email"]');
+    await popup.fill('input[name="email"]', email);
+    await popup.fill('input[name="password"]', "correct horse battery");
+    await popup.click('button[name="decision"][value="approve"]');
+    await page.waitForSelector("#step-login:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
+    expect(await page.getAttribute("#step-login", "data-state"), (await page.textContent("#step-login .out")) ?? "").toBe("ok");
+    expect(expectOk(await runStep("buy", "buy"))["purchase"]).toMatchObject({ token_amount: "100" });
+    const spend = expectOk(await runStep("spend", "spend"))["spend"];
+    const balance = expectOk(await runStep("balance", "balance"))["balance"];
+    expect(spend).toMatchObject({ amount: "25", balance: balance?.["balance"], used_balances: balance?.["used_balances"] });
   });
 });

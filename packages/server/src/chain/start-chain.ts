@@ -47,7 +47,14 @@ export async function startChain(settings: ChainSettings, db: Database, warn: (m
     return connectRemoteChain(settings.serviceUrl as string, { token: settings.serviceToken });
   }
   const sql = chainDatabaseOf(db);
-  const config = chainServiceConfigFromEnv(settings.env, { db: sql, warn: (m) => warn(m.replace(/^\[chain-service\] /, "")) });
+  // The chain service's own wording names its config object; the server's operators set variables.
+  const say = (message: string) =>
+    warn(
+      message
+        .replace(/^\[chain-service\] /, "")
+        .replace(/configure chain\.kind = "rpc" for production/, "set RPC_URL, the deployed addresses and keys for production (CHAIN=off runs without a chain)"),
+    );
+  const config = chainServiceConfigFromEnv(settings.env, { db: sql, warn: say });
   if (settings.mode === "in-process") {
     // The in-process chain starts empty every time: wallets, providers and nonces recorded against the
     // previous run's chain would point at state that no longer exists.
@@ -58,7 +65,7 @@ export async function startChain(settings: ChainSettings, db: Database, warn: (m
       warn("in-process chain: wallets, PIN records and provider registrations of the previous run were cleared (the development chain is not persisted)");
     }
   }
-  const service = await createChainService({ ...config, warn: (m) => warn(m.replace(/^\[chain-service\] /, "")) });
+  const service = await createChainService({ ...config, warn: say });
   return {
     mode: settings.mode,
     service,

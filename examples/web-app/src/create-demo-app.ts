@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ContentTokenClient, SlotgateBackend } from "@slotgate/backend-sdk";
 import express, { type Express } from "express";
@@ -70,8 +71,10 @@ export function createDemoApp(config: DemoConfig): DemoApp {
     res.status(404).json({ error: "not_found", message: "Unknown demo API route." });
   });
 
-  const pub = fileURLToPath(new URL("../public/", import.meta.url));
-  const built = fileURLToPath(new URL("./public/", import.meta.url));
+  // This file runs from src/ (tests) or dist/ (built): the package root is one level up either way.
+  const root = fileURLToPath(new URL("../", import.meta.url));
+  const pub = join(root, "public");
+  const built = join(root, "dist/public");
   app.use(express.static(built, { index: false }));
   app.use(express.static(pub));
   return { app, slotgate };

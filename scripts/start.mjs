@@ -65,6 +65,20 @@ function stopAll(code) {
 process.once("SIGINT", () => stopAll(0));
 process.once("SIGTERM", () => stopAll(0));
 
+/** The server's own start-up banner (its seeded demo client is not the one the demo app uses). */
+const SERVER_BANNER = /^\s+(Slotgate is running at|Developer center:|Demo developer:|Demo client_id:)/;
+
+/** A JSON log line as `level: msg`, anything else as it is. */
+function readable(line) {
+  try {
+    const entry = JSON.parse(line);
+    if (entry && typeof entry.msg === "string") return `${entry.level ?? "log"}: ${entry.msg}`;
+  } catch {
+    // not JSON
+  }
+  return line;
+}
+
 /** Starts a child process whose output lines are prefixed; its early exit stops everything. */
 function startChild(label, script, env) {
   const child = spawn(process.execPath, [script, ...(label === "slotgate" ? ["start"] : [])], {
@@ -75,7 +89,8 @@ function startChild(label, script, env) {
   children.push(child);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on("line", (line) => {
-      if (line.trim() !== "") process.stderr.write(`[${label}] ${line}\n`);
+      if (line.trim() === "" || SERVER_BANNER.test(line)) return; // this script prints the complete banner
+      process.stderr.write(`[${label}] ${readable(line)}\n`);
     });
   }
   child.once("exit", (code, signal) => {

@@ -22,11 +22,13 @@ interface Op {
   form?: boolean;
   response?: Schema;
   bearer?: boolean;
+  /** HTTP Basic client credentials (development-api). */
+  basic?: boolean;
   errors: string[];
 }
 
 /**
- * The OpenAPI 3.0 document of the part-1 endpoints, generated from the protocol's zod schemas.
+ * The OpenAPI 3.0 document of the endpoints, generated from the protocol's zod schemas.
  *
  * @example
  * ```ts
@@ -50,6 +52,18 @@ export function buildOpenApi(issuer: string) {
     { method: "get", path: PATHS.listingAllowed, summary: "Marketplace: may this authorization be listed?", query: schemas.statusCheckQuerySchema, errors: ["invalid_client", "invalid_request"] },
     { method: "get", path: PATHS.metaAuthorize, summary: "Backend SDK authorize (spec 4.4 step 1)", bearer: true, query: schemas.metaAuthorizeQuerySchema, errors: ["invalid_token", "invalid_client", "redirect_uri_mismatch", "token_user_mismatch"] },
     { method: "post", path: PATHS.metaGetToken, summary: "Backend SDK code exchange (spec 4.4 step 3)", request: schemas.metaGetTokenSchema, response: schemas.metaGetTokenResponseSchema, errors: ["invalid_request", "invalid_client", "redirect_uri_mismatch", "invalid_grant"] },
+    { method: "post", path: PATHS.pinRegister, summary: "Register a PIN: wallet + key split (spec 4.10)", bearer: true, request: schemas.pinRegisterSchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "wallet_exists", "service_unavailable"] },
+    { method: "post", path: PATHS.pinVerify, summary: "Verify the PIN; optionally sign one wallet operation (spec 4.10)", bearer: true, request: schemas.pinVerifySchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "wallet_not_found", "pin_invalid", "pin_locked", "service_unavailable"] },
+    { method: "post", path: PATHS.pinReset, summary: "Reset the PIN with the mnemonic (spec 4.10)", bearer: true, request: schemas.pinResetSchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "wallet_not_found", "mnemonic_mismatch", "service_unavailable"] },
+    { method: "post", path: PATHS.pinRecover, summary: "Recover: new owner key after a fresh sign-in (email, password in the body) (spec 4.10)", bearer: true, request: schemas.pinRecoverSchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "identity_not_verified", "invalid_credentials", "wallet_not_found", "service_unavailable"] },
+    { method: "post", path: PATHS.tokenTransfer, summary: "Sponsored ERC-20 transfer from the bearer user's wallet (spec 4.5)", bearer: true, request: schemas.tokenTransferSchema, errors: ["invalid_request", "invalid_token", "not_owner", "pin_invalid", "pin_locked", "chain_reverted", "service_unavailable"] },
+    { method: "post", path: PATHS.exchangeTokenOwner, summary: "Slot ownership transfer; plus pin_hash, key_share_user of from_uuid (spec 4.9)", bearer: true, request: schemas.exchangeTokenOwnerSchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "not_owner", "pin_invalid", "replayed_message", "service_unavailable"] },
+    { method: "post", path: PATHS.initPermissionProvider, summary: "Register a provider cuid; the first answers the AES key and IV (spec 4.7)", basic: true, request: schemas.initPermissionProviderSchema, errors: ["invalid_request", "invalid_client", "token_user_mismatch", "cuid_taken"] },
+    { method: "post", path: PATHS.userBuyContentToken, summary: "Buy content tokens for a user's slot (15 % / 85 %)", basic: true, request: schemas.userBuyContentTokenSchema, response: schemas.userBuyContentTokenResponseSchema, errors: ["invalid_request", "invalid_client", "token_user_mismatch", "provider_not_registered", "insufficient_allowance"] },
+    { method: "post", path: PATHS.increaseUsedContentToken, summary: "Record spending: AES-256-CTR encrypted payload (spec 4.7, 4.8)", basic: true, request: schemas.increaseUsedContentTokenSchema, errors: ["invalid_request", "invalid_client", "invalid_encrypted_message", "encrypted_message_mismatch", "insufficient_balance", "replayed_message", "stale_message"] },
+    { method: "post", path: PATHS.releaseUsedBalance, summary: "Provider settlement on used balances (operator-enabled per cuid)", basic: true, request: schemas.releaseUsedBalanceSchema, errors: ["invalid_request", "invalid_client", "token_user_mismatch", "release_disabled"] },
+    { method: "post", path: PATHS.testEncryption, summary: "Encrypt a test string with the provider's key and IV", basic: true, request: schemas.testEncryptionSchema, response: schemas.testEncryptionResponseSchema, errors: ["invalid_request", "invalid_client", "token_user_mismatch", "provider_not_registered"] },
+    { method: "get", path: `${PATHS.balanceAdex}/{slot}`, summary: "Slot balance and used_balances, read from the chain (public)", response: schemas.balanceAdexResponseSchema, errors: ["invalid_request", "slot_not_found"] },
   ];
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of ops) {
@@ -79,6 +93,7 @@ export function buildOpenApi(issuer: string) {
       ...(parameters ? { parameters } : {}),
       ...(op.request ? { requestBody: { required: true, content: requestContent } } : {}),
       ...(op.bearer ? { security: [{ bearer: [] }] } : {}),
+      ...(op.basic ? { security: [{ clientBasic: [] }] } : {}),
       responses,
     };
   }
@@ -88,7 +103,7 @@ export function buildOpenApi(issuer: string) {
     servers: [{ url: issuer }],
     paths,
     components: {
-      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" } },
+      securitySchemes: { bearer: { type: "http", scheme: "bearer", bearerFormat: "JWT" }, clientBasic: { type: "http", scheme: "basic" } },
       schemas: { Error: json(schemas.errorBodySchema, "output") },
     },
   };

@@ -1,4 +1,5 @@
 import { pbkdf2 } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { LIMITS } from "@slotgate/protocol";
 import { ChainServiceError } from "../errors.js";
 
@@ -21,7 +22,8 @@ const HEX_32 = /^[0-9a-fA-F]{64}$/;
 /**
  * Derives `share_pin` = PBKDF2-SHA256(pin_hash, salt, 100000 iterations, 32 bytes). The password is the
  * 32 raw bytes of the hex `pin_hash` (case-insensitive). Runs on libuv's thread pool (async
- * `node:crypto.pbkdf2`), so it never blocks the event loop. The caller owns the result and must
+ * `node:crypto.pbkdf2`), so it never blocks the event loop, and at most (cores - 1, at least 1)
+ * derivations run at once, so it never starves it either. The caller owns the result and must
  * zero-fill it (`fill(0)`) when done.
  *
  * @param pinHashHex - SHA-256 of the PIN and its salt, 64 hex characters
@@ -38,6 +40,7 @@ export async function deriveSharePin(pinHashHex: string, options: SharePinOption
   if (typeof pinHashHex !== "string" || !HEX_32.test(pinHashHex)) {
     throw new ChainServiceError("invalid_request", "pin_hash must be 64 hex characters");
   }
+  await derivationSlot();
   const password = Buffer.from(pinHashHex, "hex");
   try {
     return await new Promise<Buffer>((resolve, reject) => {
@@ -52,5 +55,29 @@ export async function deriveSharePin(pinHashHex: string, options: SharePinOption
     });
   } finally {
     password.fill(0);
+    releaseDerivationSlot();
   }
+}
+
+/**
+ * At most this many PBKDF2 derivations run at once in the process: one core is left to the event loop.
+ * libuv's pool has 4 threads; four 100,000-iteration derivations on a 2-core machine otherwise take the
+ * CPU from the event loop and every other request of the server waits behind them.
+ */
+const MAX_DERIVATIONS = Math.max(1, availableParallelism() - 1);
+let derivations = 0;
+const waiting: Array<() => void> = [];
+
+function derivationSlot(): Promise<void> {
+  if (derivations < MAX_DERIVATIONS) {
+    derivations += 1;
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => waiting.push(resolve));
+}
+
+function releaseDerivationSlot(): void {
+  const next = waiting.shift();
+  if (next) next(); // the slot passes on directly
+  else derivations -= 1;
 }

@@ -68,6 +68,8 @@ export async function startReferenceServer(clients: string[][]): Promise<Referen
     HOST: "127.0.0.1",
     SLOTGATE_DATA_DIR: dataDir,
     SLOTGATE_SEED_DEMO: "false",
+    // The loopback login needs no chain: run the OAuth part of the server only.
+    CHAIN: "off",
   };
   const database = process.env["SLOTGATE_TEST_DATABASE_URL"];
   if (database) env["DATABASE_URL"] = database;

@@ -1,6 +1,8 @@
 import { encryptHex } from "@slotgate/protocol/crypto";
+import { errorBodySchema } from "@slotgate/protocol/schemas";
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainUser, chainOf, chainSnapshot, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
+import { basic, type ChainUser, chainOf, chainSnapshot, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
@@ -138,5 +140,43 @@ describe("dev-only operator routes (in-process chain)", () => {
     const enabled = await postBasic(server, client, "/v1/dev/enable_release", { cuid });
     expect(enabled.json).toMatchObject({ success: true, enabled: true });
     expect((await release()).status).toBe(200);
+  });
+});
+
+describe("property: random bodies on every chain endpoint", () => {
+  it("always answer 4xx with a stable error body and change nothing", async () => {
+    const before = { db: await chainSnapshot(server), balance: await balance() };
+    const endpoints: Array<[string, Record<string, string>]> = [
+      ["/v1/pin/register", { authorization: `Bearer ${user.token}` }],
+      ["/v1/pin/verify", { authorization: `Bearer ${user.token}` }],
+      ["/v1/pin/reset", { authorization: `Bearer ${user.token}` }],
+      ["/v1/pin/recover", { authorization: `Bearer ${user.token}` }],
+      ["/v1/token/transfer", { authorization: `Bearer ${user.token}` }],
+      ["/idex-platform/exchange_token_owner", { authorization: `Bearer ${user.token}` }],
+      ["/v1/development-api/init_permission_provider", basic(client)],
+      ["/v1/development-api/user_buy_content_token", basic(client)],
+      ["/v1/development-api/increase_used_content_token", basic(client)],
+      ["/v1/development-api/release_used_balance", basic(client)],
+      ["/v1/development-api/test_encryption", basic(client)],
+      ["/v1/development-api/spend_protection", basic(client)],
+      ["/v1/dev/fund_slot", basic(client)],
+      ["/v1/dev/enable_release", basic(client)],
+      ["/v1/dev/register_slot", basic(client)],
+    ];
+    // Bodies that keep the right keys but random values, and arbitrary JSON.
+    const body = fc.oneof(
+      fc.anything({ maxDepth: 2 }),
+      fc.record({ user_uuid: fc.oneof(fc.integer(), fc.string()), pin_hash: fc.string(), pin_salt: fc.string(), key_share_user: fc.string(), client_id: fc.string(), cuid: fc.string(), amount: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...endpoints), body, async ([path, headers], payload) => {
+        const res = await call(server.url, "POST", path, { body: JSON.stringify(payload) ?? "null", headers: { ...headers, "content-type": "application/json" } });
+        expect(res.status, `${path} ${JSON.stringify(payload)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${path} ${JSON.stringify(payload)}`).toBeLessThan(500);
+        expect(errorBodySchema.safeParse(res.json).success).toBe(true);
+      }),
+      { numRuns: 150 },
+    );
+    expect({ db: await chainSnapshot(server), balance: await balance() }).toEqual(before);
   });
 });

@@ -82,7 +82,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   if (!config.clientSecretPepper) throw new Error("config.clientSecretPepper is required");
   const log = options.log ?? createLogger(config.logLevel);
   const revocations = new RevocationList(db, log);
-  const outbox = new OutboxWorker(db, [marketplaceHandler({ url: config.marketplaceUrl, secret: config.marketplaceSecret }), metaCallbackHandler()], log, config.outboxPollMs);
+  const outbox = new OutboxWorker(db, [marketplaceHandler({ url: config.marketplaceUrl, secret: config.marketplaceSecret, retryBaseMs: config.marketplaceRetryBaseMs }), metaCallbackHandler()], log, config.outboxPollMs);
   const walletSecret = createHmac("sha256", config.clientSecretPepper).update("slotgate.interim-wallet-derivation").digest("hex");
   const services: Services = {
     config,

@@ -33,6 +33,8 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** `OUTBOX_POLL_MS`: how often the outbox worker looks for due messages. @default 1000 */
   outboxPollMs: number;
+  /** `MARKETPLACE_RETRY_BASE_MS`: first webhook retry delay; attempt n waits base × 2^(n-1), at most 1 h. @default 2000 */
+  marketplaceRetryBaseMs: number;
   /** `REVOCATION_POLL_MS`: how often revocations by other instances are loaded. @default 1000 */
   revocationPollMs: number;
   /** `CHAIN`, `CHAIN_SERVICE_URL` and the chain service's variables (`RPC_URL`, `CHAIN_KEK`, …). @default in-process chain */
@@ -185,6 +187,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     seedDemo: bool(env, "SLOTGATE_SEED_DEMO", !databaseUrl),
     logLevel,
     outboxPollMs: int(env, "OUTBOX_POLL_MS", 1000, 10, 600_000),
+    marketplaceRetryBaseMs: int(env, "MARKETPLACE_RETRY_BASE_MS", 2000, 10, 3_600_000),
     revocationPollMs: int(env, "REVOCATION_POLL_MS", 1000, 10, 600_000),
     chain,
   };

@@ -18,12 +18,13 @@ export function signWebhook(secret: string, body: string, timestamp: number): st
   return `t=${timestamp},v1=${mac}`;
 }
 
-/** Delivers login-status changes to the marketplace: up to 15 attempts, backoff 2^n s capped at 1 h. */
-export function marketplaceHandler(options: { url: string | null; secret: string | null; timeoutMs?: number }): TopicHandler {
+/** Delivers login-status changes to the marketplace: up to 15 attempts, backoff base × 2^(n-1) (default 2 s) capped at 1 h. */
+export function marketplaceHandler(options: { url: string | null; secret: string | null; timeoutMs?: number; retryBaseMs?: number }): TopicHandler {
+  const base = (options.retryBaseMs ?? 2000) / 1000;
   return {
     topic: MARKETPLACE_TOPIC,
     enabled: () => Boolean(options.url && options.secret),
-    backoffSeconds: (attempt) => Math.min(2 ** attempt, 3600),
+    backoffSeconds: (attempt) => Math.min(base * 2 ** (attempt - 1), 3600),
     async deliver(message: OutboxRow): Promise<DeliveryResult> {
       const body = JSON.stringify({ id: message.id, ...message.payload });
       const timestamp = Math.floor(Date.now() / 1000);

@@ -20,7 +20,7 @@ async function login(): Promise<{ token: string; userId: string }> {
 
 beforeAll(async () => {
   marketplace = await startReceiver();
-  server = await startTestServer({ MARKETPLACE_URL: `${marketplace.url}/hooks/slotgate`, MARKETPLACE_SECRET: SECRET });
+  server = await startTestServer({ MARKETPLACE_URL: `${marketplace.url}/hooks/slotgate`, MARKETPLACE_SECRET: SECRET, MARKETPLACE_RETRY_BASE_MS: "100" });
   client = await registerClient(server.url);
   user = await login();
   other = await login();

@@ -55,12 +55,11 @@ for (const { pkg } of packages) {
     ]) {
       try {
         run("node", kind === "ESM" ? ["--input-type=module", "-e", code] : ["--input-type=commonjs", "-e", code], { cwd: consumer });
+        console.log(`imported ${spec} from plain Node ${kind}`);
       } catch {
         failures.push(`${spec}: ${kind} import from a fresh project`);
-        continue;
       }
     }
-    console.log(`imported ${spec} from plain Node ESM and CJS`);
   }
 }
 rmSync(consumer, { recursive: true, force: true });

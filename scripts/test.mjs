@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm test`: probes the integration services, says which suites will run, then runs every package's tests through turbo.
 // On CI (CI=true) PostgreSQL, Redis and Chromium are required: a missing one fails the run before any test starts.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import net from "node:net";
 
@@ -49,8 +49,28 @@ if (missing.length > 0) {
 }
 
 const args = ["turbo", "run", "test", "--concurrency=2", "--continue", ...process.argv.slice(2)];
-const result = spawnSync("npx", args, { stdio: "inherit", env: process.env });
+// Stream turbo's output through, and add up vitest's per-package "Tests" lines for one closing summary.
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const child = spawn("npx", args, { stdio: ["ignore", "pipe", "inherit"], env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? "1" } });
+let pending = "";
+child.stdout.on("data", (chunk) => {
+  process.stdout.write(chunk);
+  pending += chunk.toString("utf8");
+  const lines = pending.split("\n");
+  pending = lines.pop() ?? "";
+  for (const line of lines) count(line);
+});
+function count(line) {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
+  const plain = line.replace(/\u001b\[[0-9;]*m/g, "");
+  const match = /\bTests\s+(.+)\(\d+\)\s*$/.exec(plain);
+  if (!match) return;
+  for (const [, n, kind] of match[1].matchAll(/(\d+) (passed|failed|skipped)/g)) totals[kind] += Number(n);
+}
+const status = await new Promise((resolve) => child.on("close", (code) => resolve(code ?? 1)));
+count(pending);
 if (missing.length > 0) {
   console.warn(`\nReminder: left out ${missing.map((s) => s.what).join("; ")} (service unreachable).`);
 }
-process.exit(result.status ?? 1);
+console.log(`\n${totals.passed} passed, ${totals.failed} failed${totals.skipped ? `, ${totals.skipped} skipped` : ""}`);
+process.exit(status === 0 && totals.failed > 0 ? 1 : status);

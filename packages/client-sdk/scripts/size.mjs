@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Size budget of the browser entry points: bundle what a user imports with esbuild (minify, browser, ESM),
-// gzip -9, and fail above the budget. The same method measures the peers in docs/benchmarks-client-sdk.md.
+// gzip -9, and fail above the budget. The same method measures the peers in docs/benchmarks.md.
 //   node scripts/size.mjs            check (CI: `npm run budget -w @slotgate/client-sdk`)
 //   node scripts/size.mjs --json     print the figures as JSON
 import { readFileSync } from "node:fs";

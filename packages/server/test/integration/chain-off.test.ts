@@ -1,4 +1,6 @@
+import type { ChainService } from "@slotgate/chain-service";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ChainHandle } from "../../src/index.js";
 import { call } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
@@ -36,5 +38,35 @@ describe("CHAIN=off", () => {
     }
     const dev = await call(server.url, "POST", "/v1/dev/fund_slot", { body: {} });
     expect([dev.status, dev.json["error"]]).toEqual([404, "not_found"]);
+  });
+});
+
+describe("/healthz waits for the chain", () => {
+  it("answers 503 while the chain does not answer, 200 once it does", async () => {
+    const { createKeyStore, generateSigningKey, loadConfig, migrate, openDatabase, startServer } = await import("../../src/index.js");
+    let up = false;
+    const handle: ChainHandle = {
+      mode: "rpc",
+      service: {} as ChainService,
+      devOperator: false,
+      ready: async () => {
+        if (!up) throw new Error("node down");
+      },
+      close: async () => undefined,
+    };
+    const config = loadConfig({ PORT: "0", LOG_LEVEL: "silent", CLIENT_SECRET_PEPPER: "test-pepper-0123456789abcdefghijklmnopqrstuv", SLOTGATE_SEED_DEMO: "off", CHAIN: "off" });
+    const db = await openDatabase({});
+    await migrate(db);
+    const running = await startServer(config, { resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: [] }, chain: handle });
+    try {
+      const down = await call(running.url, "GET", "/healthz");
+      expect([down.status, down.json["error"]]).toEqual([503, "service_unavailable"]);
+      up = true;
+      const ready = await call(running.url, "GET", "/healthz");
+      expect(ready.status).toBe(200);
+      expect(ready.json).toMatchObject({ status: "ok", chain: "rpc" });
+    } finally {
+      await running.close();
+    }
   });
 });

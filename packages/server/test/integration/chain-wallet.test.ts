@@ -62,6 +62,20 @@ describe("PIN endpoints", () => {
     expect(okAgain.status, "a correct PIN clears the failure count").toBe(200);
   });
 
+  it("five wrong PINs lock the wallet: 423 pin_locked with Retry-After, even for the right PIN", async () => {
+    const eve = await newUser(server, client);
+    const pin = pinOf("777777");
+    const reg = await post("/v1/pin/register", { user_uuid: eve.uuid, ...pin }, eve.token);
+    const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
+    for (let i = 0; i < 5; i++) {
+      const wrong = await post("/v1/pin/verify", { user_uuid: eve.uuid, ...pinOf(`00000${i}`, pin.pin_salt), key_share_user: share }, eve.token);
+      expect([wrong.status, wrong.json["details"]]).toEqual([401, [{ path: "remaining_attempts", message: String(4 - i) }]]);
+    }
+    const locked = await post("/v1/pin/verify", { user_uuid: eve.uuid, ...pin, key_share_user: share }, eve.token);
+    expect([locked.status, locked.json["error"]]).toEqual([423, "pin_locked"]);
+    expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("verify with operation approve_purchases signs a sponsored UserOperation (deploys the slot wallet)", async () => {
     const res = await post("/v1/pin/verify", { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare, operation: { kind: "approve_purchases", amount: "1000000" } }, alice.token);
     expect(res.status).toBe(200);

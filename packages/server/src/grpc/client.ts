@@ -3,7 +3,14 @@ import type { ChainService, ChainServiceAddresses } from "@slotgate/chain-servic
 import type { ChainHandle } from "../chain/start-chain.js";
 import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, TOKEN_METADATA } from "./definition.js";
 
-/** A chain-service failure reported by the remote process: same stable `code` as `ChainServiceError`. */
+/**
+ * A chain-service failure reported by the remote process: same stable `code` as `ChainServiceError`.
+ *
+ * @example
+ * ```ts
+ * try { await chain.service.verifyPin(credentials); } catch (e) { if (e instanceof RemoteChainError) console.log(e.code); }
+ * ```
+ */
 export class RemoteChainError extends Error {
   override name = "RemoteChainError";
   constructor(

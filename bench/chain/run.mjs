@@ -1,6 +1,6 @@
 // Chain benchmark of the Slotgate server: one command, every mode interleaved in rounds.
 //
-//   node bench/chain/run.mjs [--rounds 5] [--duration 5] [--users 48] [--pin-loops 8] [--out bench/chain/results.json]
+//   node bench/chain/run.mjs [--rounds 5] [--duration 5] [--users 48] [--pin-loops 8] [--phases ops,http] [--out bench/chain/results.json]
 //
 // Targets run pinned to core 1 (taskset -c 1); this process and autocannon on core 0. Needs the dist builds
 // (npx turbo run build --filter=@slotgate/server...). Measures:
@@ -27,6 +27,7 @@ const { values } = parseArgs({
     users: { type: "string", default: "48" },
     "pin-loops": { type: "string", default: "8" },
     "pin-samples": { type: "string", default: "100" },
+    phases: { type: "string", default: "ops,http" },
     out: { type: "string", default: join(here, "results.json") },
   },
 });
@@ -36,6 +37,7 @@ const WARMUP = Number(values.warmup);
 const USERS = Number(values.users);
 const PIN_LOOPS = Number(values["pin-loops"]);
 const PIN_SAMPLES = Number(values["pin-samples"]);
+const PHASES = values.phases.split(",");
 
 try {
   execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
@@ -85,115 +87,120 @@ const percentile = (xs, p) => {
 const summary = (xs) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs), runs: xs });
 
 // ---------------------------------------------------------------- sponsored operations
-console.error(`[chain bench] sponsored operations: ${USERS} wallets, ${ROUNDS} rounds per mode`);
-const ops = await start("ops-target.mjs", String(USERS));
 const opsRuns = { "ops-batched": [], "ops-unbatched": [] };
 const handleOps = { "ops-batched": [], "ops-unbatched": [] };
-for (let round = 0; round < ROUNDS; round++) {
-  for (const mode of ["batched", "unbatched"]) {
-    const r = await ask(ops.child, { type: "round", mode, round }, "round");
-    opsRuns[`ops-${mode}`].push(Math.round(r.ops / r.seconds));
-    handleOps[`ops-${mode}`].push(r.handleOps);
-    console.error(`  round ${round + 1} ${mode}: ${r.ops} ops in ${r.seconds.toFixed(2)} s = ${Math.round(r.ops / r.seconds)} ops/s, ${r.handleOps} handleOps`);
+if (PHASES.includes("ops")) {
+  console.error(`[chain bench] sponsored operations: ${USERS} wallets, ${ROUNDS} rounds per mode`);
+  const ops = await start("ops-target.mjs", String(USERS));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ["batched", "unbatched"]) {
+      const r = await ask(ops.child, { type: "round", mode, round }, "round");
+      opsRuns[`ops-${mode}`].push(Math.round(r.ops / r.seconds));
+      handleOps[`ops-${mode}`].push(r.handleOps);
+      console.error(`  round ${round + 1} ${mode}: ${r.ops} ops in ${r.seconds.toFixed(2)} s = ${Math.round(r.ops / r.seconds)} ops/s, ${r.handleOps} handleOps`);
+    }
   }
+  await stop(ops.child);
 }
-await stop(ops.child);
 
 // ---------------------------------------------------------------- HTTP: PIN verify and validate
-const server = await start("server-target.mjs");
-const base = server.info.url;
-console.error(`[chain bench] server on ${base}`);
-
-async function json(method, path, { body, headers = {} } = {}) {
-  const res = await fetch(base + path, {
-    method,
-    redirect: "manual",
-    headers: { ...(body === undefined ? {} : { "content-type": typeof body === "string" ? "application/x-www-form-urlencoded" : "application/json" }), ...headers },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, json: text.startsWith("{") ? JSON.parse(text) : {} };
-}
-
-const dev = await json("POST", "/v1/dev-user/signup", { body: { email: `bench-${randomBytes(4).toString("hex")}@example.test`, password: "bench-password-1" } });
-const redirect = "https://bench.example/cb";
-const client = (
-  await json("POST", "/v1/dev-user/clients", {
-    headers: { authorization: `Bearer ${dev.json.token}` },
-    body: { name: "Bench", redirect_uris: [redirect], download_url: "https://bench.example/d", web_url: "https://bench.example/", platform: "web", blockchain: true },
-  })
-).json;
-
-async function newUser() {
-  const params = new URLSearchParams({ client_id: client.client_id, redirect_uri: redirect, response_type: "code", state: "s" });
-  const page = await fetch(`${base}/oauth/authorize?${params}`, { headers: { accept: "text/html" } });
-  const html = await page.text();
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)[1];
-  const cookie = page.headers.get("set-cookie").split(";")[0];
-  const form = new URLSearchParams({ ...Object.fromEntries(params), csrf_token: csrf, email: `u-${randomBytes(5).toString("hex")}@example.test`, password: "user-password-1", intent: "signup", decision: "approve" });
-  const res = await fetch(`${base}/oauth/authorize`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: form });
-  const code = new URL(res.headers.get("location")).searchParams.get("code");
-  const token = await json("POST", "/oauth/token", { body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect, client_id: client.client_id, client_secret: client.client_secret }).toString() });
-  const salt = randomBytes(32).toString("hex");
-  const pin = { pin_hash: createHash("sha256").update(`2580${salt}`).digest("hex"), pin_salt: salt };
-  const uuid = Number(token.json.user_id);
-  const reg = await json("POST", "/v1/pin/register", { headers: { authorization: `Bearer ${token.json.access_token}` }, body: { user_uuid: uuid, ...pin } });
-  return { token: token.json.access_token, body: { user_uuid: uuid, ...pin, key_share_user: reg.json.data[0].key_share_user } };
-}
-
-const users = [];
-for (let i = 0; i < Math.max(PIN_LOOPS, 1); i++) users.push(await newUser());
-const verify = (u) => json("POST", "/v1/pin/verify", { headers: { authorization: `Bearer ${u.token}` }, body: u.body });
-
-// PIN verify latency, one at a time.
-for (let i = 0; i < 10; i++) await verify(users[0]);
-const latencies = [];
-for (let i = 0; i < PIN_SAMPLES; i++) {
-  const t = performance.now();
-  const r = await verify(users[0]);
-  if (r.status !== 200) throw new Error(`pin verify answered ${r.status}`);
-  latencies.push(performance.now() - t);
-}
-const pinVerify = { p50_ms: +percentile(latencies, 50).toFixed(1), p99_ms: +percentile(latencies, 99).toFixed(1), samples: PIN_SAMPLES };
-console.error(`[chain bench] PIN verify latency: p50 ${pinVerify.p50_ms} ms, p99 ${pinVerify.p99_ms} ms`);
-
-// validate alone and under PIN verification load.
-function cannon(duration) {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      { url: `${base}/v1/oauth/validate`, connections: 50, duration, headers: { authorization: `Bearer ${users[0].token}` } },
-      (err, result) => (err ? reject(err) : resolve(result)),
-    );
-  });
-}
-async function pinLoad(untilRef) {
-  let count = 0;
-  await Promise.all(
-    users.slice(0, PIN_LOOPS).map(async (u) => {
-      while (!untilRef.stop) {
-        const r = await verify(u);
-        if (r.status !== 200) throw new Error(`pin verify answered ${r.status}`);
-        count++;
-      }
-    }),
-  );
-  return count;
-}
+const pinVerify = {};
 const validate = { validate: [], "validate+pin": [] };
-for (let round = 0; round < ROUNDS; round++) {
-  for (const mode of ["validate", "validate+pin"]) {
-    await cannon(WARMUP);
-    const ref = { stop: false };
-    const load = mode === "validate+pin" ? pinLoad(ref) : Promise.resolve(0);
-    const result = await cannon(DURATION);
-    ref.stop = true;
-    const pins = await load;
-    const row = { rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx, pin_verifies_per_s: +(pins / DURATION).toFixed(1) };
-    validate[mode].push(row);
-    console.error(`  round ${round + 1} ${mode}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms${mode === "validate+pin" ? `, ${row.pin_verifies_per_s} PIN verifies/s` : ""}`);
+if (PHASES.includes("http")) {
+  const server = await start("server-target.mjs");
+  const base = server.info.url;
+  console.error(`[chain bench] server on ${base}`);
+
+  async function json(method, path, { body, headers = {} } = {}) {
+    const res = await fetch(base + path, {
+      method,
+      redirect: "manual",
+      headers: { ...(body === undefined ? {} : { "content-type": typeof body === "string" ? "application/x-www-form-urlencoded" : "application/json" }), ...headers },
+      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, json: text.startsWith("{") ? JSON.parse(text) : {} };
   }
+
+  const dev = await json("POST", "/v1/dev-user/signup", { body: { email: `bench-${randomBytes(4).toString("hex")}@example.test`, password: "bench-password-1" } });
+  const redirect = "https://bench.example/cb";
+  const client = (
+    await json("POST", "/v1/dev-user/clients", {
+      headers: { authorization: `Bearer ${dev.json.token}` },
+      body: { name: "Bench", redirect_uris: [redirect], download_url: "https://bench.example/d", web_url: "https://bench.example/", platform: "web", blockchain: true },
+    })
+  ).json;
+
+  async function newUser() {
+    const params = new URLSearchParams({ client_id: client.client_id, redirect_uri: redirect, response_type: "code", state: "s" });
+    const page = await fetch(`${base}/oauth/authorize?${params}`, { headers: { accept: "text/html" } });
+    const html = await page.text();
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)[1];
+    const cookie = page.headers.get("set-cookie").split(";")[0];
+    const form = new URLSearchParams({ ...Object.fromEntries(params), csrf_token: csrf, email: `u-${randomBytes(5).toString("hex")}@example.test`, password: "user-password-1", intent: "signup", decision: "approve" });
+    const res = await fetch(`${base}/oauth/authorize`, { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: form });
+    const code = new URL(res.headers.get("location")).searchParams.get("code");
+    const token = await json("POST", "/oauth/token", { body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect, client_id: client.client_id, client_secret: client.client_secret }).toString() });
+    const salt = randomBytes(32).toString("hex");
+    const pin = { pin_hash: createHash("sha256").update(`2580${salt}`).digest("hex"), pin_salt: salt };
+    const uuid = Number(token.json.user_id);
+    const reg = await json("POST", "/v1/pin/register", { headers: { authorization: `Bearer ${token.json.access_token}` }, body: { user_uuid: uuid, ...pin } });
+    return { token: token.json.access_token, body: { user_uuid: uuid, ...pin, key_share_user: reg.json.data[0].key_share_user } };
+  }
+
+  const users = [];
+  for (let i = 0; i < Math.max(PIN_LOOPS, 1); i++) users.push(await newUser());
+  const verify = (u) => json("POST", "/v1/pin/verify", { headers: { authorization: `Bearer ${u.token}` }, body: u.body });
+
+  // PIN verify latency, one at a time.
+  for (let i = 0; i < 10; i++) await verify(users[0]);
+  const latencies = [];
+  for (let i = 0; i < PIN_SAMPLES; i++) {
+    const t = performance.now();
+    const r = await verify(users[0]);
+    if (r.status !== 200) throw new Error(`pin verify answered ${r.status}`);
+    latencies.push(performance.now() - t);
+  }
+  Object.assign(pinVerify, { p50_ms: +percentile(latencies, 50).toFixed(1), p99_ms: +percentile(latencies, 99).toFixed(1), samples: PIN_SAMPLES });
+  console.error(`[chain bench] PIN verify latency: p50 ${pinVerify.p50_ms} ms, p99 ${pinVerify.p99_ms} ms`);
+
+  // validate alone and under PIN verification load.
+  function cannon(duration) {
+    return new Promise((resolve, reject) => {
+      autocannon(
+        { url: `${base}/v1/oauth/validate`, connections: 50, duration, headers: { authorization: `Bearer ${users[0].token}` } },
+        (err, result) => (err ? reject(err) : resolve(result)),
+      );
+    });
+  }
+  async function pinLoad(untilRef) {
+    let count = 0;
+    await Promise.all(
+      users.slice(0, PIN_LOOPS).map(async (u) => {
+        while (!untilRef.stop) {
+          const r = await verify(u);
+          if (r.status !== 200) throw new Error(`pin verify answered ${r.status}`);
+          count++;
+        }
+      }),
+    );
+    return count;
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const mode of ["validate", "validate+pin"]) {
+      await cannon(WARMUP);
+      const ref = { stop: false };
+      const load = mode === "validate+pin" ? pinLoad(ref) : Promise.resolve(0);
+      const result = await cannon(DURATION);
+      ref.stop = true;
+      const pins = await load;
+      const row = { rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx, pin_verifies_per_s: +(pins / DURATION).toFixed(1) };
+      validate[mode].push(row);
+      console.error(`  round ${round + 1} ${mode}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms${mode === "validate+pin" ? `, ${row.pin_verifies_per_s} PIN verifies/s` : ""}`);
+    }
+  }
+  await stop(server.child);
 }
-await stop(server.child);
 
 const results = {
   date: new Date().toISOString(),

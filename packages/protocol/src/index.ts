@@ -23,6 +23,7 @@ export {
 } from "./errors.js";
 export { LIMITS, type Limits } from "./limits.js";
 export { PATHS, type PathName } from "./paths.js";
+export { POPUP_RESULT_SCRIPT, popupResultPayload, type PopupResultPayload } from "./popup-result.js";
 export type * from "./types/chain.js";
 export type * from "./types/content-token.js";
 export type * from "./types/dev-user.js";

@@ -12,7 +12,9 @@ describe("public surface", () => {
         "ERROR_CODES",
         "LIMITS",
         "PATHS",
+        "POPUP_RESULT_SCRIPT",
         "isErrorCode",
+        "popupResultPayload",
       ]
     `);
   });

@@ -1,4 +1,4 @@
-import { BRAND, type LoginMessage } from "@slotgate/protocol";
+import { BRAND, POPUP_RESULT_SCRIPT, popupResultPayload } from "@slotgate/protocol";
 import { escapeHtml, jsonForScript, PAGE_STYLE } from "../http/html.js";
 import type { AuthorizeRequest } from "./params.js";
 
@@ -37,46 +37,21 @@ ${hidden}
 }
 
 /**
- * The popup result page: posts the dual broadcast (`slotgate` and legacy `gameauth`) to
- * `window.opener` targeted at the registered origin (never `*`) and on the `slotgate_login`
- * BroadcastChannel, then closes. When a Cross-Origin-Opener-Policy has severed the opener
- * (`window.opener` is null), it instead hands the first (`slotgate`) message to the app's own
- * registered redirect page in the URL fragment (`{redirect_uri}#from=…&type=…&data=…&state=…`,
- * never sent to a server), where the client SDK's `handleLoginCallback()` relays it over a
- * same-origin BroadcastChannel.
+ * The popup result page: `#slotgate-result` carries `{ targetOrigin, redirectUri, messages }` (the
+ * `slotgate` message and the legacy `gameauth` copy) and the shared `POPUP_RESULT_SCRIPT` of
+ * `@slotgate/protocol` posts both to `window.opener` at the registered origin only (never `*`) and on
+ * the `slotgate_login` BroadcastChannel, then closes. When a Cross-Origin-Opener-Policy has severed the
+ * opener it replaces the page with `{redirect_uri}#from=…&type=…&data=…&state=…` (never sent to a
+ * server), where the client SDK's `handleLoginCallback()` relays it.
  */
 export function renderPopupResult(nonce: string, redirectUri: string, type: "success" | "fail", data: string, state: string): string {
-  const messages: LoginMessage[] = [
-    { from: BRAND.messageSource, type, data, state },
-    { from: BRAND.legacyMessageSource, type, data, state },
-  ];
-  const targetOrigin = new URL(redirectUri).origin;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${BRAND.name}</title><style nonce="${nonce}">${PAGE_STYLE}</style></head>
 <body>
 <p id="slotgate-status">${type === "success" ? "Signed in. You can close this window." : "Sign-in was not completed. You can close this window."}</p>
-<script type="application/json" id="slotgate-result">${jsonForScript({ targetOrigin, redirectUri, messages })}</script>
+<script type="application/json" id="slotgate-result">${jsonForScript(popupResultPayload(redirectUri, type, data, state))}</script>
 <script nonce="${nonce}">
-(function () {
-  var result = JSON.parse(document.getElementById("slotgate-result").textContent);
-  var first = result.messages[0];
-  if (!window.opener) {
-    var p = new URLSearchParams({ from: first.from, type: first.type, data: first.data, state: first.state });
-    location.replace(result.redirectUri + "#" + p.toString());
-    return;
-  }
-  try {
-    for (var i = 0; i < result.messages.length; i++) window.opener.postMessage(result.messages[i], result.targetOrigin);
-  } catch (e) {}
-  try {
-    if (typeof BroadcastChannel === "function") {
-      var channel = new BroadcastChannel(${JSON.stringify(BRAND.broadcastChannel)});
-      channel.postMessage(first);
-      channel.close();
-    }
-  } catch (e) {}
-  setTimeout(function () { window.close(); }, 50);
-})();
+${POPUP_RESULT_SCRIPT}
 </script>
 </body></html>`;
 }

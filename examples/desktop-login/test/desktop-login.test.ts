@@ -1,16 +1,20 @@
 import { join } from "node:path";
+import { freeLoopbackPort, type ReferenceServer, startReferenceServer } from "@slotgate/server/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort, runExample, startReferenceServer } from "./reference-server.js";
+import { runExample } from "./run-example.js";
 
 // Runs the example's command with a scripted stand-in for the system browser (SLOTGATE_BROWSER).
-let server: Awaited<ReturnType<typeof startReferenceServer>>;
+let server: ReferenceServer;
 let clientId = "";
 let redirectUri = "";
 beforeAll(async () => {
-  redirectUri = `http://127.0.0.1:${await freePort()}/callback`;
-  server = await startReferenceServer((run) => {
-    const created = run(["client", "create", "--name", "Desktop example", "--redirect-uri", redirectUri, "--download-url", "https://game.example/dl", "--web-url", "https://game.example", "--platform", "desktop"]);
-    clientId = String(created["client_id"]);
+  redirectUri = `http://127.0.0.1:${await freeLoopbackPort()}/callback`;
+  server = await startReferenceServer({
+    env: { LOG_LEVEL: "warn", RATE_LIMIT: "off" },
+    before(run) {
+      const created = run(["client", "create", "--name", "Desktop example", "--redirect-uri", redirectUri, "--download-url", "https://game.example/dl", "--web-url", "https://game.example", "--platform", "desktop"]) as Record<string, unknown>;
+      clientId = String(created["client_id"]);
+    },
   });
 });
 afterAll(() => server?.close());

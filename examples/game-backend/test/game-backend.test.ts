@@ -1,11 +1,12 @@
 import { join } from "node:path";
+import { type ReferenceServer, startReferenceServer } from "@slotgate/server/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { runExample, startReferenceServer } from "./reference-server.js";
+import { runExample } from "./run-example.js";
 
 // Runs the example's command (the built dist/main.js) against the reference server, as its README says.
-let server: Awaited<ReturnType<typeof startReferenceServer>>;
+let server: ReferenceServer;
 beforeAll(async () => {
-  server = await startReferenceServer();
+  server = await startReferenceServer({ env: { LOG_LEVEL: "warn", RATE_LIMIT: "off" } });
 });
 afterAll(() => server?.close());
 

@@ -2,11 +2,16 @@
  * End to end: login() against the real reference server, with headless Chromium
  * as the system browser. Included by vitest.config.ts only when @slotgate/server
  * is built, or CI / SLOTGATE_E2E=1 require it.
+ *
+ * The server runs through @slotgate/server/testing (the `slotgate-server` bin as a child process) with
+ * a fresh data directory. `DATABASE_URL` is taken from SLOTGATE_TEST_DATABASE_URL when the test runner
+ * found PostgreSQL; otherwise the embedded database is used, which one process opens at a time, so the
+ * client is registered before the server starts.
  */
+import { freeLoopbackPort, type ReferenceServer, startReferenceServer } from "@slotgate/server/testing";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LoginResult, login } from "../src/index.js";
-import { freeLoopbackPort, type ReferenceServer, startReferenceServer } from "./e2e/reference-server.js";
 
 const CHROMIUM = process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = [
@@ -31,28 +36,37 @@ describe("login() against the reference server with headless Chromium", () => {
   beforeAll(async () => {
     const port = await freeLoopbackPort();
     redirectUri = `http://127.0.0.1:${port}/callback`;
-    server = await startReferenceServer([
-      [
-        "--name",
-        "game-sdk-bridge e2e",
-        "--redirect-uri",
-        redirectUri,
-        "--download-url",
-        "https://game.example/download",
-        "--web-url",
-        "https://game.example",
-        "--platform",
-        "desktop",
-      ],
-    ]);
-    clientId = String(server.created[0]?.["client_id"]);
+    const database = process.env["SLOTGATE_TEST_DATABASE_URL"];
+    server = await startReferenceServer({
+      // The loopback login needs no chain: run the OAuth part of the server only.
+      chain: "off",
+      env: { SLOTGATE_SEED_DEMO: "false" },
+      ...(database ? { database } : {}),
+      before(run) {
+        const created = run([
+          "client",
+          "create",
+          "--name",
+          "game-sdk-bridge e2e",
+          "--redirect-uri",
+          redirectUri,
+          "--download-url",
+          "https://game.example/download",
+          "--web-url",
+          "https://game.example",
+          "--platform",
+          "desktop",
+        ]) as Record<string, unknown>;
+        clientId = String(created["client_id"]);
+      },
+    });
     // Playwright gives every launch a fresh profile directory of its own (the --user-data-dir of TOOLCHAIN.md).
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   }, 180_000);
 
   afterAll(async () => {
     await browser?.close();
-    await server?.stop();
+    await server?.close();
   });
 
   interface Played {

@@ -1,66 +1,29 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync } from "node:fs";
-import { createRequire } from "node:module";
-import { createServer } from "node:net";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { type ReferenceServer, startReferenceServer as startServer } from "@slotgate/server/testing";
 import type { E2eTarget } from "./target.js";
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function waitForHealth(base: string, child: ChildProcess | undefined, output: () => string): Promise<void> {
+async function waitForHealth(base: string): Promise<void> {
   const deadline = Date.now() + 100_000;
   while (Date.now() < deadline) {
-    if (child && child.exitCode !== null) throw new Error(`reference server exited (${child.exitCode}):\n${output()}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {}
+    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
-  throw new Error(`reference server not healthy at ${base}/healthz within 100 s:\n${output()}`);
+  throw new Error(`reference server not healthy at ${base}/healthz within 100 s`);
 }
 
 /**
  * The real reference server (@slotgate/server), seeded through its public HTTP API only.
  *
  * - `SLOTGATE_E2E_BASE_URL` set: use that running server.
- * - otherwise: `npm run start` in the server package with `PORT` (a free port), `HOST=127.0.0.1` and a
- *   fresh working directory in `SLOTGATE_DATA_DIR`, then wait for `GET /healthz` 200.
+ * - otherwise: `slotgate-server start` through @slotgate/server/testing (a free port on 127.0.0.1 and a
+ *   fresh `SLOTGATE_DATA_DIR`, removed on close), waiting for `GET /healthz` 200.
  */
 export async function startReferenceServer(): Promise<E2eTarget> {
-  let base = process.env["SLOTGATE_E2E_BASE_URL"]?.replace(/\/+$/, "");
-  let child: ChildProcess | undefined;
-  let log = "";
-  if (!base) {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    const serverDir = dirname(createRequire(import.meta.url).resolve("@slotgate/server/package.json"));
-    child = spawn("npm", ["run", "start", "--silent"], {
-      cwd: serverDir,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: "127.0.0.1",
-        SLOTGATE_DATA_DIR: mkdtempSync(join(tmpdir(), "slotgate-client-sdk-e2e-")),
-      },
-    });
-    const keep = (chunk: Buffer) => {
-      log = (log + chunk.toString()).slice(-8000);
-    };
-    child.stdout?.on("data", keep);
-    child.stderr?.on("data", keep);
-  }
-  const service = base;
-  await waitForHealth(service, child, () => log);
+  const external = process.env["SLOTGATE_E2E_BASE_URL"]?.replace(/\/+$/, "");
+  let server: ReferenceServer | undefined;
+  if (!external) server = await startServer({ timeoutMs: 100_000 });
+  const service = external ?? server?.url ?? "";
+  if (external) await waitForHealth(external);
 
   const call = async (path: string, init: RequestInit): Promise<Response> => {
     const res = await fetch(service + path, init);
@@ -122,11 +85,7 @@ export async function startReferenceServer(): Promise<E2eTarget> {
       return { email, password };
     },
     async close() {
-      if (child?.pid && child.exitCode === null) {
-        const exited = new Promise((resolve) => child?.once("exit", resolve));
-        process.kill(-child.pid, "SIGTERM");
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
-      }
+      await server?.close();
     },
   };
 }

@@ -3,21 +3,13 @@
  * a client application and an end user are created through the public HTTP API, the user logs
  * in through the loopback flow to obtain a user JWT, and the backend SDK exchanges it for slot info.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { type ReferenceServer, startReferenceServer } from "@slotgate/server/testing";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SlotgateBackend, type SlotgateBackendError, silentLogger } from "../src/index.js";
 import { type RunningServer, freePort, nodeServer } from "./support/http-server.js";
 
-interface ServerHandle {
-  url: string;
-  close(): Promise<void>;
-}
-
-let service: ServerHandle;
-let dataDir: string;
+let service: ReferenceServer;
 let callbackServer: RunningServer;
 let backend: SlotgateBackend;
 let client: { client_id: string; client_secret: string };
@@ -58,9 +50,7 @@ async function loginUser(): Promise<string> {
 }
 
 beforeAll(async () => {
-  const { loadConfig, startServer } = await import("@slotgate/server");
-  dataDir = mkdtempSync(join(tmpdir(), "slotgate-backend-sdk-e2e-"));
-  service = await startServer(loadConfig({ PORT: "0", HOST: "127.0.0.1", SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }));
+  service = await startReferenceServer({ env: { LOG_LEVEL: "silent" } });
   callbackServer = await nodeServer((req, res) => backend.handleCallback(req, res));
   redirectUri = `${callbackServer.origin}/slotgate/callback`;
   loopbackUri = `http://127.0.0.1:${await freePort()}/callback`;
@@ -94,7 +84,6 @@ afterAll(async () => {
   await backend?.shutdown();
   await callbackServer?.close();
   await service?.close();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("backend SDK against the reference server", () => {

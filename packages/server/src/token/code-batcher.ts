@@ -1,12 +1,11 @@
 import type { Queryable } from "../storage/database.js";
 import { type CodeRow, consumeCodes } from "../storage/codes.js";
+import { TurnBatcher } from "../storage/turn-batcher.js";
 
-interface Pending {
+interface Redemption {
   codeHash: string;
   jti: string;
   expiresAt: Date;
-  resolve: (row: (CodeRow & { expired: boolean }) | null) => void;
-  reject: (error: unknown) => void;
 }
 
 /**
@@ -18,54 +17,15 @@ interface Pending {
  * batch, where it is seen as used (replay).
  */
 export class CodeBatcher {
-  private queue: Pending[] = [];
-  private scheduled = false;
+  private readonly batcher: TurnBatcher<Redemption, CodeRow & { expired: boolean; token_jti: string }>;
 
-  constructor(
-    private readonly db: Queryable,
-    private readonly maxBatch = 256,
-  ) {}
-
-  /** Consumes one code; resolves to its row, or null when it is unknown or already used. */
-  consume(codeHash: string, token: { jti: string; expiresAt: Date }): Promise<(CodeRow & { expired: boolean }) | null> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ codeHash, jti: token.jti, expiresAt: token.expiresAt, resolve, reject });
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => this.flush());
-      }
-    });
+  constructor(db: Queryable, maxBatch = 256) {
+    this.batcher = new TurnBatcher({ key: (r) => r.codeHash, write: (batch) => consumeCodes(db, batch), maxBatch });
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const seen = new Set<string>();
-    const batch: Pending[] = [];
-    const later: Pending[] = [];
-    for (const p of this.queue) {
-      if (batch.length < this.maxBatch && !seen.has(p.codeHash)) {
-        seen.add(p.codeHash);
-        batch.push(p);
-      } else later.push(p);
-    }
-    this.queue = later;
-    if (later.length > 0 && !this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => this.flush());
-    }
-    consumeCodes(
-      this.db,
-      batch.map((p) => ({ codeHash: p.codeHash, jti: p.jti, expiresAt: p.expiresAt })),
-    ).then(
-      (rows) => {
-        for (const p of batch) {
-          const row = rows.get(p.codeHash);
-          p.resolve(row && row.token_jti === p.jti ? row : null);
-        }
-      },
-      (error: unknown) => {
-        for (const p of batch) p.reject(error);
-      },
-    );
+  /** Consumes one code; resolves to its row, or null when it is unknown or already used. */
+  async consume(codeHash: string, token: { jti: string; expiresAt: Date }): Promise<(CodeRow & { expired: boolean }) | null> {
+    const row = await this.batcher.submit({ codeHash, jti: token.jti, expiresAt: token.expiresAt });
+    return row && row.token_jti === token.jti ? row : null;
   }
 }

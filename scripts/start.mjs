@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // `npm start`: the whole Slotgate journey on one machine.
-//   1. starts the reference server (`slotgate-server start`) on its embedded database and in-process chain;
+//   1. starts the reference server (`slotgate-server start`) on its embedded database and its development chain (an
+//      Anvil node on 127.0.0.1:8545 whose state, like the database's, is kept in the data directory);
 //   2. seeds, through the public API only: the demo developer, a web client registered with the demo app's
 //      redirect URIs, a content-token provider registration for the demo cuid (its AES spend key is kept in
 //      the data directory, mode 0600) with release enabled, and a demo player account;
 //   3. starts the demo web app (examples/web-app) and prints the URLs and the demo credentials.
-// Ctrl-C stops both processes. Environment: PORT (service, 8080), WEB_PORT (demo app, 3000), HOST (127.0.0.1),
-// SLOTGATE_DATA_DIR (packages/server/.slotgate-data), DEMO_CUID (slotgate-demo); every server variable passes through.
+// Ctrl-C stops both processes; a restart finds everything as it was. Environment: PORT (service, 8080), WEB_PORT
+// (demo app, 3000), HOST (127.0.0.1), SLOTGATE_DATA_DIR (packages/server/.slotgate-data), DEMO_CUID (slotgate-demo),
+// ANVIL_PORT (the chain's JSON-RPC port, 8545); every server variable passes through.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,14 +25,16 @@ const PORT = Number(process.env.PORT ?? 8080);
 const WEB_PORT = Number(process.env.WEB_PORT ?? 3000);
 const DATA_DIR = resolve(process.env.SLOTGATE_DATA_DIR ?? join(root, "packages/server/.slotgate-data"));
 const CUID = process.env.DEMO_CUID ?? "slotgate-demo";
-const SERVICE = `http://${HOST}:${PORT}`;
+// Passkeys need a domain name: on the loopback default the service is reached as localhost.
+const SERVICE = `http://${HOST === "127.0.0.1" ? "localhost" : HOST}:${PORT}`;
+const IDP_PORT = Number(process.env.LOCAL_IDP_PORT ?? 8090);
 const WEB = `http://${HOST}:${WEB_PORT}`;
 const DEV = { email: process.env.DEMO_DEV_EMAIL ?? "demo@slotgate.dev", password: process.env.DEMO_DEV_PASSWORD ?? "slotgate-demo-password" };
 const PLAYER = { email: "player@slotgate.dev", password: "slotgate-player-password" };
-/** Dev-only operator route of the reference server on its in-process chain (see examples/web-app/src/dev-operator.ts). */
+/** Dev-only operator route of the reference server on its development chain (see examples/web-app/src/dev-operator.ts). */
 const DEV_ENABLE_RELEASE_PATH = "/v1/dev/enable_release";
 
-for (const [name, value] of [["PORT", PORT], ["WEB_PORT", WEB_PORT]]) {
+for (const [name, value] of [["PORT", PORT], ["WEB_PORT", WEB_PORT], ["LOCAL_IDP_PORT", IDP_PORT]]) {
   if (!Number.isInteger(value) || value < 1 || value > 65535) await fail(`${name} must be a port number (1-65535)`, 2);
 }
 
@@ -67,6 +71,9 @@ process.once("SIGTERM", () => stopAll(0));
 
 /** The server's own start-up banner (its seeded demo client is not the one the demo app uses). */
 const SERVER_BANNER = /^\s+(Slotgate is running at|Developer center:|Demo developer:|Demo client_id:)/;
+/** The server's lines about its development chain: shown in this script's banner. */
+const CHAIN_BANNER = /^\s+(Development chain|Contracts): (.*)$/;
+const chainInfo = {};
 
 /** A JSON log line as `level: msg`, anything else as it is. */
 function readable(line) {
@@ -89,6 +96,11 @@ function startChild(label, script, env) {
   children.push(child);
   for (const stream of [child.stdout, child.stderr]) {
     createInterface({ input: stream }).on("line", (line) => {
+      const chainLine = CHAIN_BANNER.exec(line);
+      if (chainLine) {
+        chainInfo[chainLine[1]] = chainLine[2];
+        return;
+      }
       if (line.trim() === "" || SERVER_BANNER.test(line)) return; // this script prints the complete banner
       process.stderr.write(`[${label}] ${readable(line)}\n`);
     });
@@ -163,8 +175,8 @@ async function webClient() {
 
 /**
  * Registers the provider for the demo cuid and enables release. The AES key and IV are shown only at a client's first
- * registration, so they are kept in the data directory. The in-process chain starts empty on every run: a saved
- * registration is checked (`test_encryption` must match the saved key) and made again when the chain forgot it.
+ * registration, so they are kept in the data directory. A saved registration is checked (`test_encryption` must
+ * match the saved key) and made again when the service no longer knows it (e.g. a data directory whose chain was removed).
  */
 async function provider(client) {
   const { ContentTokenClient, encryptWithSpendKey } = await import("@slotgate/backend-sdk");
@@ -180,7 +192,7 @@ async function provider(client) {
       if (probe.encrypted_string !== encryptWithSpendKey("slotgate-demo-probe", { key: saved.aes_key, iv: saved.aes_iv })) saved = null;
     } catch (err) {
       if (notServed(err)) return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
-      saved = null; // e.g. provider_not_registered: a fresh in-process chain
+      saved = null; // e.g. provider_not_registered: a data directory whose chain was removed
     }
   }
   if (!saved) {
@@ -207,31 +219,28 @@ async function provider(client) {
       }
     }
   }
-  // Release is off for a new cuid; on the in-process chain the server offers a dev operator route to switch it on.
+  // Release is off for a new cuid; on the development chain the server offers a dev operator route to switch it on.
   const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64");
   const r = await call("POST", DEV_ENABLE_RELEASE_PATH, { headers: { authorization: `Basic ${basic}` }, body: { cuid: saved.cuid } });
-  if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the in-process chain only); release answers release_disabled until the operator enables it`);
+  if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the development chain only); release answers release_disabled until the operator enables it`);
   else if (r.status >= 300) notes.push(`release: enabling failed (${r.body.error ?? r.status})`);
   return { cuid: saved.cuid, spendKey: { key: saved.aes_key, iv: saved.aes_iv }, notes };
 }
 
-/** Creates the demo player through the sign-up form, exactly as a person would (page mode). */
+/**
+ * Creates the demo player through the sign-up form, exactly as a person would (page mode), reading the
+ * emailed code from the development mailbox in the data directory.
+ */
 async function demoPlayer(client) {
-  const params = new URLSearchParams({ client_id: client.client_id, redirect_uri: `${WEB}/slotgate-callback.html`, response_type: "code", state: "seed" });
-  const page = await fetch(`${SERVICE}/oauth/authorize?${params}`, { headers: { accept: "text/html" } });
-  const html = await page.text();
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
-  const cookie = page.headers.get("set-cookie")?.split(";")[0];
-  if (!csrf || !cookie) return "could not read the sign-up form";
-  const form = new URLSearchParams({ ...Object.fromEntries(params), csrf_token: csrf, email: PLAYER.email, password: PLAYER.password, intent: "signup", decision: "approve" });
-  const res = await fetch(`${SERVICE}/oauth/authorize`, {
-    method: "POST",
-    redirect: "manual",
-    headers: { "content-type": "application/x-www-form-urlencoded", cookie, accept: "text/html" },
-    body: form,
-  });
-  if (res.status === 302 || res.status === 303) return null; // created
-  return res.status === 409 || res.status === 401 || res.status === 400 ? null : `sign-up answered HTTP ${res.status}`; // exists already
+  const { signUpPlayer } = await import("@slotgate/server/testing");
+  const player = { client_id: client.client_id, redirect_uri: `${WEB}/slotgate-callback.html`, state: "seed", email: PLAYER.email, password: PLAYER.password };
+  try {
+    const res = await signUpPlayer(SERVICE, DATA_DIR, player);
+    return res.status === 302 || res.status === 303 ? null : `sign-up answered HTTP ${res.status}`;
+  } catch (err) {
+    // An account with this email exists already (an earlier run): nothing to create.
+    return /already exists/.test(String(err?.message)) ? null : `sign-up failed: ${err?.message ?? err}`;
+  }
 }
 
 const serverPkg = dirname(require.resolve("@slotgate/server/package.json"));
@@ -240,8 +249,25 @@ const serverBin = join(serverPkg, JSON.parse(readFileSync(join(serverPkg, "packa
 const webMain = join(webPkg, "dist/main.js");
 for (const f of [serverBin, webMain]) if (!existsSync(f)) await fail(`${f} is missing: build first (npx turbo run build --filter=@slotgate/server... --filter=@slotgate/example-web-app...)`, 2);
 
+/**
+ * "Sign in with the local identity provider": a real OpenID provider (node-oidc-provider) on 127.0.0.1 whose
+ * login page takes any name; it vouches for `{name}@local-idp.slotgate.dev`. Its port is fixed so that a
+ * restart keeps the same issuer (and so the same linked accounts).
+ */
+async function localIdentityProvider() {
+  if (process.env.IDENTITY_PROVIDERS) return { env: {}, note: null, url: null };
+  try {
+    const { startLocalIdentityProvider } = await import("@slotgate/server/testing");
+    const idp = await startLocalIdentityProvider({ slotgateUrl: process.env.PUBLIC_URL ?? SERVICE, port: IDP_PORT, emailDomain: "local-idp.slotgate.dev" });
+    return { env: { IDENTITY_PROVIDERS: JSON.stringify([idp.entry("local", "the local identity provider")]) }, note: null, url: idp.issuer };
+  } catch (err) {
+    return { env: {}, note: `local identity provider not started: ${err?.message ?? err}`, url: null };
+  }
+}
+const idp = await localIdentityProvider();
+
 process.stderr.write(`Starting the Slotgate service on ${SERVICE} (data in ${DATA_DIR}) …\n`);
-startChild("slotgate", serverBin, { PORT: String(PORT), HOST, SLOTGATE_DATA_DIR: DATA_DIR, PUBLIC_URL: process.env.PUBLIC_URL ?? SERVICE, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn" });
+startChild("slotgate", serverBin, { PORT: String(PORT), HOST, SLOTGATE_DATA_DIR: DATA_DIR, PUBLIC_URL: process.env.PUBLIC_URL ?? SERVICE, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...idp.env });
 await waitForHealth(`${SERVICE}/healthz`, "the Slotgate service");
 
 let client;
@@ -275,9 +301,21 @@ const lines = [
   `  Slotgate service  ${SERVICE}   (developer center: ${SERVICE}/developer)`,
   "",
   `  Demo player       ${PLAYER.email} / ${PLAYER.password}${playerNote ? `   (${playerNote})` : ""}  — or sign up in the popup`,
+  "                    (sign-up codes arrive in the development mailbox: developer center, or the data directory's mailbox/)",
+  ...(idp.url ? [`  Local identity provider  ${idp.url}   ("Continue with the local identity provider": any name signs in)`] : []),
+  ...(idp.note ? [`  Note: ${idp.note}`] : []),
+  "  Passkeys          tick \"Add a passkey\" when you sign in, then \"Sign in with a passkey\"",
   `  Demo developer    ${DEV.email} / ${DEV.password}`,
   `  Demo client_id    ${client.client_id}   (secret and AES key in ${DATA_DIR}, mode 0600)`,
   `  Demo cuid         ${seeded.cuid}`,
+  ...(chainInfo["Development chain"]
+    ? [
+        "",
+        `  Chain (JSON-RPC)  ${chainInfo["Development chain"]}   (state in ${join(DATA_DIR, "chain")})`,
+        ...chainInfo["Contracts"].split(", ").map((entry, i) => `  ${i === 0 ? "Contracts        " : "                 "} ${entry}`),
+        "  Read it with your own tools: see docs/guides/development-chain.md (viem, ethers, cast).",
+      ]
+    : []),
   ...seeded.notes.map((n) => `  Note: ${n}`),
   "",
   "  Press Ctrl-C to stop.",

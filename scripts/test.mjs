@@ -27,7 +27,7 @@ const chromium = process.env.SLOTGATE_CHROMIUM ?? "/usr/bin/chromium";
 const pg = new URL(databaseUrl);
 const redis = new URL(redisUrl);
 const services = [
-  { name: "PostgreSQL", env: "SLOTGATE_TEST_DATABASE_URL", value: databaseUrl, ok: await reachable(pg.hostname, Number(pg.port || 5432)), what: "server storage suites on PostgreSQL" },
+  { name: "PostgreSQL", env: "SLOTGATE_TEST_DATABASE_URL", value: databaseUrl, ok: await reachable(pg.hostname, Number(pg.port || 5432)), what: "server storage suites and the three-instance fault test on PostgreSQL" },
   { name: "Redis", env: "SLOTGATE_TEST_REDIS_URL", value: redisUrl, ok: await reachable(redis.hostname, Number(redis.port || 6379)), what: "backend SDK shared pending store across two instances" },
   { name: "Chromium", env: "SLOTGATE_CHROMIUM", value: chromium, ok: existsSync(chromium), what: "browser end-to-end suites (client SDK, game bridge, demo)" },
 ];

@@ -1,5 +1,6 @@
 // Child process of bench/chain/run.mjs, pinned to core 1: the real Slotgate server (dist build) with the
-// in-process chain on an embedded database in a temporary data directory. Reports its URL over IPC.
+// development chain (Anvil on a free port) on an embedded database in a temporary data directory.
+// Reports its URL over IPC.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,10 +14,11 @@ const config = loadConfig({
   LOG_LEVEL: "error",
   RATE_LIMIT: "off",
   SLOTGATE_SEED_DEMO: "off",
-  CHAIN: "in-process",
+  CHAIN: "anvil",
+  ANVIL_PORT: "0",
 });
 const running = await startServer(config);
-process.send({ type: "ready", url: running.url });
+process.send({ type: "ready", url: running.url, dataDir });
 process.on("message", async (msg) => {
   if (msg.type === "fund") {
     const chain = running.slotgate.services.chain.service;

@@ -149,6 +149,7 @@ const MODE_DEFS = {
 
 const samples = Object.fromEntries(MODES.map((m) => [m, []]));
 const errors = Object.fromEntries(MODES.map((m) => [m, 0]));
+const p99s = Object.fromEntries(MODES.map((m) => [m, []]));
 for (let round = 1; round <= ROUNDS; round++) {
   for (const mode of MODES) {
     const def = MODE_DEFS[mode];
@@ -159,6 +160,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     if (mode.startsWith("token")) t.lastRate = Math.max(t.lastRate ?? 0, ok);
     errors[mode] += result.non2xx + result.errors + result.timeouts;
     samples[mode].push(ok);
+    p99s[mode].push(result.latency.p99);
     console.error(`round ${round} ${mode.padEnd(12)} ${ok.toFixed(0).padStart(7)} req/s (2xx)  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}`);
   }
 }
@@ -170,7 +172,7 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const summary = Object.fromEntries(
-  MODES.map((m) => [m, { median: Math.round(median(samples[m])), min: Math.round(Math.min(...samples[m])), max: Math.round(Math.max(...samples[m])), non2xx: errors[m], samples: samples[m].map(Math.round) }]),
+  MODES.map((m) => [m, { median: Math.round(median(samples[m])), min: Math.round(Math.min(...samples[m])), max: Math.round(Math.max(...samples[m])), p99_ms: median(p99s[m]), non2xx: errors[m], samples: samples[m].map(Math.round), p99_samples_ms: p99s[m] }]),
 );
 // Per-round ratios, then their median (the baseline moves with the machine).
 const ratio = (a, b) => (samples[a] && samples[b] ? median(samples[a].map((x, i) => x / samples[b][i])) : null);
@@ -184,8 +186,8 @@ const ratios = {
 const meta = { date: new Date().toISOString(), node: process.version, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS };
 writeFileSync(values.out, JSON.stringify({ meta, summary, ratios }, null, 2));
 
-console.log(`\n| mode | median req/s | min–max | non-2xx |\n|---|---|---|---|`);
-for (const m of MODES) console.log(`| ${m} | ${summary[m].median} | ${summary[m].min}–${summary[m].max} | ${summary[m].non2xx} |`);
+console.log(`\n| mode | median req/s | min–max | p99 ms (median of rounds) | non-2xx |\n|---|---|---|---|---|`);
+for (const m of MODES) console.log(`| ${m} | ${summary[m].median} | ${summary[m].min}–${summary[m].max} | ${summary[m].p99_ms} | ${summary[m].non2xx} |`);
 console.log(`\n| ratio (median of per-round ratios) | value |\n|---|---|`);
 for (const [k, v] of Object.entries(ratios)) if (v !== null) console.log(`| ${k} | ${v.toFixed(2)} |`);
 process.exit(0);

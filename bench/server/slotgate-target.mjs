@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig, startServer } from "@slotgate/server";
+import { signUpPlayer } from "@slotgate/server/testing";
 
 const kind = process.argv[2]; // "postgres" | "pglite"
 const schema = `sg_bench_${randomBytes(4).toString("hex")}`;
@@ -39,16 +40,8 @@ const redirectUri = "https://bench.example/cb";
 const client = await json("POST", "/v1/dev-user/clients", {
   name: "bench", redirect_uris: [redirectUri], download_url: "https://bench.example/dl", web_url: "https://bench.example/", platform: "web", blockchain: false,
 }, dev.token);
-const params = { client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", state: "bench" };
-const page = await fetch(`${base}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept: "text/html" } });
-const cookie = page.headers.get("set-cookie").split(";")[0];
-const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())[1];
-const approved = await fetch(`${base}/oauth/authorize`, {
-  method: "POST",
-  redirect: "manual",
-  headers: { "content-type": "application/x-www-form-urlencoded", cookie },
-  body: new URLSearchParams({ ...params, csrf_token: csrf, email: `player-${randomBytes(4).toString("hex")}@example.test`, password: "player-password-1", decision: "approve", intent: "signup" }),
-});
+const player = { client_id: client.client_id, redirect_uri: redirectUri, state: "bench", email: `player-${randomBytes(4).toString("hex")}@example.test`, password: "player-password-1" };
+const approved = await signUpPlayer(base, env.SLOTGATE_DATA_DIR, player);
 const firstCode = new URL(approved.headers.get("location")).searchParams.get("code");
 const token = await (await fetch(`${base}/oauth/token`, {
   method: "POST",

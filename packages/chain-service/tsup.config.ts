@@ -1,12 +1,4 @@
-import { defineConfig } from "tsup";
+import { nodeLibrary } from "../../tsup.library.js";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  // import.meta.url (resolving the optional hardhat peer) also works in the CJS build.
-  shims: true,
-});
+// import.meta.url (resolving the anvil binary's package) also works in the CJS build.
+export default nodeLibrary(["src/index.ts"], { shims: true });

@@ -5,9 +5,9 @@ export default defineConfig({
     include: ["test/*.test.ts", ...(process.env.SLOTGATE_TEST_DATABASE_URL ? ["test/postgres/*.test.ts"] : [])],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // One worker, shared module state: the in-process EVM and the PGlite database boot once for the
-    // whole suite (PGlite's WASM start-up dominates on a busy two-core machine). Every test uses fresh
-    // user ids, cuids and its own contract deployment, so files do not see each other's data.
+    // One worker, shared module state: one Anvil node and one PGlite database for the whole suite
+    // (PGlite's WASM start-up dominates on a busy two-core machine). Every test file deploys its own
+    // contracts and uses fresh user ids and cuids, so files do not see each other's data.
     pool: "forks",
     maxWorkers: 1,
     isolate: false,

@@ -35,8 +35,15 @@ if (includeBrowser && !includeServerE2e) {
   );
 }
 
+/**
+ * Node 25+ defines its own `localStorage` global (inert without `--localstorage-file`), which shadows
+ * happy-dom's: the workers run without it (vitest-dev/vitest#8757).
+ */
+const nodeMajor = Number(process.versions.node.split(".")[0]);
+
 export default defineConfig({
   test: {
+    execArgv: nodeMajor >= 25 ? ["--no-webstorage"] : [],
     include: ["test/**/*.test.ts"],
     exclude: [...(includeBrowser ? [] : [BROWSER_E2E]), ...(includeServerE2e ? [] : [SERVER_E2E])],
     environment: "happy-dom",

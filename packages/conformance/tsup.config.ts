@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup";
+import { nodeLibrary } from "../../tsup.library.js";
 
-export default defineConfig({
-  entry: ["src/index.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-});
+export default nodeLibrary(["src/index.ts"]);

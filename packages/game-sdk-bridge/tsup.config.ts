@@ -1,14 +1,9 @@
 import { readFileSync } from "node:fs";
-import { defineConfig } from "tsup";
+import { nodeLibrary } from "../../tsup.library.js";
 
 const { version } = JSON.parse(readFileSync("package.json", "utf8")) as { version: string };
 
-export default defineConfig({
-  entry: { index: "src/index.ts", cli: "src/cli.ts" },
-  format: ["esm", "cjs"],
-  dts: { entry: { index: "src/index.ts" } },
-  sourcemap: true,
-  clean: true,
-  target: "node20",
-  define: { __PACKAGE_VERSION__: JSON.stringify(version) },
-});
+export default nodeLibrary(
+  { index: "src/index.ts", cli: "src/cli.ts" },
+  { dts: { entry: { index: "src/index.ts" } }, define: { __PACKAGE_VERSION__: JSON.stringify(version) } },
+);

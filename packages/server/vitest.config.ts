@@ -28,7 +28,7 @@ export default defineConfig(async () => {
   if (problem) {
     process.stderr.write(
       `\n[@slotgate/server] PostgreSQL project left out: ${url.replace(/\/\/[^@]*@/, "//***@")} unreachable (${problem}).\n` +
-        "  Excluded: test/integration/**/*.test.ts on PostgreSQL (they still run on PGlite). Set CI=true to require it.\n\n",
+        "  Excluded: test/integration/**/*.test.ts on PostgreSQL (they still run on PGlite) and test/fault (three instances on one database). Set CI=true to require it.\n\n",
     );
   }
   const integration = ["test/integration/**/*.test.ts"];
@@ -38,12 +38,19 @@ export default defineConfig(async () => {
       hookTimeout: 60_000,
       projects: [
         { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+        // `slotgate-server` as child processes on the embedded defaults (database and development chain).
+        { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 240_000 } },
         // Real headless Chromium (Debian's /usr/bin/chromium, or SLOTGATE_CHROMIUM) on PGlite.
         { test: { name: "browser", include: ["test/browser/**/*.test.ts"], env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 60_000, hookTimeout: 60_000 } },
         { test: { name: "pglite", include: integration, env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
         ...(problem
           ? []
-          : [{ test: { name: "postgres", include: integration, env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url }, testTimeout: 30_000, hookTimeout: 60_000 } }]),
+          : [
+              { test: { name: "postgres", include: integration, env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url }, testTimeout: 30_000, hookTimeout: 60_000 } },
+              // Three slotgate-server processes on one PostgreSQL schema against one Anvil node, with a killed
+              // instance and a paused chain (issue 14's fault test).
+              { test: { name: "fault", include: ["test/fault/**/*.test.ts"], env: { SLOTGATE_TEST_PG_URL: url }, testTimeout: 300_000, hookTimeout: 600_000 } },
+            ]),
       ],
     },
   };

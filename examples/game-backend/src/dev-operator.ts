@@ -1,7 +1,8 @@
 /**
- * Development-only platform-operator routes of the reference server on its in-process chain: a faucet
- * for a new slot (XOTN plus the purchase allowance) and enabling release for a cuid. On a real chain the
- * player pays with their own XOTN and the platform operator enables release.
+ * Development-only platform-operator routes of the reference server on its development chain: a faucet
+ * for a new slot (XOTN plus the player's purchase consent for one of this client's cuids) and enabling
+ * release for a cuid. On a real chain the player pays with their own XOTN, consents per cuid with a
+ * PIN-signed `approve_purchases`, and the platform operator enables release.
  */
 export const DEV_ROUTES = { fundSlot: "/v1/dev/fund_slot", enableRelease: "/v1/dev/enable_release" } as const;
 

@@ -10,6 +10,8 @@ import { registerGameClient } from "./onboarding.js";
 import { signUpTestPlayer } from "./test-player.js";
 
 const base = (process.env["SLOTGATE_URL"] ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
+// The service's data directory: its development mailbox has the test player's sign-up code (no SMTP_URL).
+const dataDir = process.env["SLOTGATE_DATA_DIR"] ?? new URL("../../../packages/server/.slotgate-data", import.meta.url).pathname;
 const developer = { email: process.env["SLOTGATE_DEV_EMAIL"] ?? "demo@slotgate.dev", password: process.env["SLOTGATE_DEV_PASSWORD"] ?? "slotgate-demo-password" };
 const cuid = process.env["CUID"] ?? `example-game-${randomBytes(4).toString("hex")}`;
 
@@ -37,7 +39,7 @@ try {
   const tokens = new ContentTokenClient({ authServerUrl: base, clientId: client.client_id, clientSecret: client.client_secret });
 
   // 2. A player logs in and the game client sends the JWT here; the backend turns it into slot info.
-  const player = await signUpTestPlayer(base, client.client_id, loopbackUri);
+  const player = await signUpTestPlayer(base, dataDir, client.client_id, loopbackUri);
   const slot = await slotgate.getSlotInfo(player.jwt);
   log("2. slot info (getSlotInfo)", { user_id: slot.id, content_address: slot.content_address, token_nickname: slot.token_nickname, tr_cnt: slot.tr_cnt });
   const status = await slotgate.statusLogin({ accessToken: slot.access_token, userId: slot.id });
@@ -51,8 +53,8 @@ try {
   const probe = await tokens.testEncryption("hello slotgate");
   log("3. provider registered", { cuid, tx_hash: provider.tx_hash, local_encryption_matches_service: probe.encrypted_string === encryptWithSpendKey("hello slotgate", spendKey) });
 
-  // 4. Purchase: the slot needs XOTN and an allowance; on the embedded chain the dev faucet provides both.
-  const fund = await devCall(base, client, DEV_ROUTES.fundSlot, { user_id: slot.id, xotn: "1000" });
+  // 4. Purchase: the slot needs XOTN and the player's consent for this cuid; on the embedded chain the dev faucet provides both.
+  const fund = await devCall(base, client, DEV_ROUTES.fundSlot, { user_id: slot.id, xotn: "1000", cuid });
   if (fund) log("   dev faucet", fund);
   log("4. purchase", await tokens.buy({ user_dbkey: slot.id, amount: "1000", cuid }));
 

@@ -11,7 +11,7 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 it("onboards as a provider, turns a player's JWT into slot info, then buys, spends, reads balances and releases", async () => {
-  const r = await runExample(join(import.meta.dirname, "../dist/main.js"), { SLOTGATE_URL: server.url });
+  const r = await runExample(join(import.meta.dirname, "../dist/main.js"), { SLOTGATE_URL: server.url, SLOTGATE_DATA_DIR: server.dataDir });
   expect(r.stdout).toContain("== 1. registered client application");
   expect(r.stdout).toMatch(/== 2\. slot info \(getSlotInfo\)\n\{\n\s+"user_id": "\d+",\n\s+"content_address": "0x[0-9a-fA-F]{40}"/);
   expect(r.stdout).toContain('"status": "logged_in"');

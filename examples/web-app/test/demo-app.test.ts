@@ -98,7 +98,7 @@ describe("the demo back end", () => {
   it("answers a missing JWT with the backend SDK's MISSING_TOKEN, without calling the service", async () => {
     const res = await fetch(`${base}/api/session`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: "MISSING_TOKEN" });
+    expect(await res.json()).toMatchObject({ error: "missing_token" });
   });
 
   it("answers the service's callback route at once (200) even for an unknown state", async () => {

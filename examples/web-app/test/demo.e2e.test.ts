@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { waitForMailedCode } from "@slotgate/server/testing";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -35,7 +36,8 @@ let page: Page;
 /** Runs scripts/start.mjs (what `npm start` runs after building) and waits for its banner. */
 async function bootDemo(port: number, webPort: number): Promise<void> {
   start = spawn(process.execPath, [join(repo, "scripts/start.mjs")], {
-    env: { ...process.env, PORT: String(port), WEB_PORT: String(webPort), SLOTGATE_DATA_DIR: dataDir, RATE_LIMIT: "off" },
+    // ANVIL_PORT=0: the development chain on a free port (a developer's own chain may hold 8545).
+    env: { ...process.env, PORT: String(port), WEB_PORT: String(webPort), LOCAL_IDP_PORT: String(idpPort), SLOTGATE_DATA_DIR: dataDir, RATE_LIMIT: "off", ANVIL_PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -53,11 +55,28 @@ async function bootDemo(port: number, webPort: number): Promise<void> {
 }
 
 let ports: [number, number];
+let idpPort: number;
+
+/**
+ * A virtual authenticator (Chrome DevTools Protocol) on a popup, holding `credentials` (to carry a passkey
+ * from one popup to the next: each page target has its own authenticator).
+ */
+async function authenticatorOn(target: Page, credentials: unknown[] = []): Promise<void> {
+  const cdp = await context.newCDPSession(target);
+  await cdp.send("WebAuthn.enable");
+  cdp.on("WebAuthn.credentialAdded", (event) => passkeys.push(event.credential));
+  const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
+    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  for (const credential of credentials) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential: credential as never });
+}
+const passkeys: unknown[] = [];
 
 beforeAll(async () => {
   ports = [await freePort(), await freePort()];
+  idpPort = await freePort();
   const [port, webPort] = ports;
-  service = `http://127.0.0.1:${port}`;
+  service = `http://localhost:${port}`;
   web = `http://127.0.0.1:${webPort}`;
   dataDir = mkdtempSync(join(tmpdir(), "slotgate-demo-e2e-"));
   mkdirSync(shots, { recursive: true });
@@ -110,15 +129,27 @@ function expectOk(result: { state: string; out: string }): Record<string, Record
 describe("the npm start demo, driven in headless Chromium", () => {
   const email = `player-${Date.now().toString(36)}@example.com`;
 
-  it("1. signs a new player up in the popup and shows the slot info from the backend", async () => {
+  it("1. signs a new player up in the popup (with the emailed code), adds a passkey, and shows the slot info from the backend", async () => {
     await shot("demo-00-start");
     const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login")]);
+    await authenticatorOn(popup);
     await popup.waitForSelector('input[name="email"]');
+    expect(await popup.textContent("#providers")).toContain("Continue with the local identity provider");
+    expect(await popup.isVisible("#passkey-sign-in")).toBe(true);
     await popup.fill('input[name="email"]', email);
     await popup.fill('input[name="password"]', "correct horse battery");
     await popup.check('input[name="intent"][value="signup"]');
+    await popup.check('input[name="add_passkey"]');
     await shot("demo-01-popup", popup);
     await popup.click('button[name="decision"][value="approve"]');
+    // The mailbox step: the code goes to the development mailbox in the data directory (no SMTP_URL).
+    await popup.waitForSelector('input[name="otp"]');
+    await shot("demo-01-mailbox-step", popup);
+    await popup.fill('input[name="otp"]', await waitForMailedCode(dataDir, email));
+    await popup.click('button[name="decision"][value="approve"]');
+    await popup.waitForSelector("#passkey-create");
+    await shot("demo-01-passkey", popup);
+    await popup.click("#passkey-create");
     await page.waitForSelector("#step-login:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
     const out = (await page.textContent("#step-login .out")) ?? "";
     expect(await page.getAttribute("#step-login", "data-state"), out).toBe("ok");
@@ -175,22 +206,46 @@ describe("the npm start demo, driven in headless Chromium", () => {
     await shot("demo-08-release");
   });
 
-  it("8. a second npm start on the same data directory runs the journey again (sign in, buy, spend)", async () => {
+  it("8. a second npm start on the same data directory finds the same balances and continues the journey (sign in with the passkey alone)", async () => {
     await stopDemo();
     await bootDemo(...ports);
+    // The development chain kept its state: the slot has what the first run left (75 held, 25 used).
+    const kept = await fetch(`${service}/v1/development-api/balance_adex/${slotAddress}?cuid=slotgate-demo`);
+    expect(await kept.json()).toMatchObject({ success: true, slot: slotAddress, balance: "75", used_balances: "25" });
     page = await context.newPage();
     await page.goto(`${web}/`);
     await page.waitForSelector("body[data-ready=true]");
     const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login")]);
-    await popup.waitForSelector('input[name="email"]');
-    await popup.fill('input[name="email"]', email);
-    await popup.fill('input[name="password"]', "correct horse battery");
-    await popup.click('button[name="decision"][value="approve"]');
+    expect(passkeys).toHaveLength(1); // the passkey created in step 1, carried to this popup's authenticator
+    await authenticatorOn(popup, passkeys);
+    await popup.waitForSelector("#passkey-sign-in");
+    await popup.click("#passkey-sign-in");
     await page.waitForSelector("#step-login:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
     expect(await page.getAttribute("#step-login", "data-state"), (await page.textContent("#step-login .out")) ?? "").toBe("ok");
     expect(expectOk(await runStep("buy", "buy"))["purchase"]).toMatchObject({ token_amount: "100" });
     const spend = expectOk(await runStep("spend", "spend"))["spend"];
     const balance = expectOk(await runStep("balance", "balance"))["balance"];
-    expect(spend).toMatchObject({ amount: "25", balance: balance?.["balance"], used_balances: balance?.["used_balances"] });
+    // The same slot wallet, continuing from the first run: 75 + 100 - 25 held, 25 + 25 used.
+    expect(balance).toMatchObject({ slot: slotAddress, balance: "150", used_balances: "50" });
+    expect(spend).toMatchObject({ amount: "25", balance: "150", used_balances: "50" });
+  });
+
+  it("9. a new player signs in with the local identity provider: account created and linked, slot info from the backend", async () => {
+    expectOk(await runStep("logout", "logout"));
+    const [popup] = await Promise.all([context.waitForEvent("page"), page.click("#login")]);
+    await popup.waitForSelector("#providers");
+    await popup.click('#providers button[value="local"]');
+    await popup.waitForSelector('input[name="login"]');
+    await shot("demo-09-identity-provider", popup);
+    await popup.fill('input[name="login"]', "idp-player");
+    await popup.fill('input[name="password"]', "anything");
+    await popup.click('button[type="submit"]');
+    const consent = popup.locator('button[type="submit"]', { hasText: /continue/i });
+    if (await consent.isVisible().catch(() => false)) await consent.click();
+    await page.waitForSelector("#step-login:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
+    const out = (await page.textContent("#step-login .out")) ?? "";
+    expect(await page.getAttribute("#step-login", "data-state"), out).toBe("ok");
+    const result = JSON.parse(out) as { slot_info_from_backend: Record<string, unknown> };
+    expect(result.slot_info_from_backend).toMatchObject({ user_id: expect.stringMatching(/^\d+$/), token_nickname: "idp-player" });
   });
 });

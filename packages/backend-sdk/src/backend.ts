@@ -10,6 +10,7 @@ import { type CallbackRequestLike, readCallbackParams } from "./callback/read-ca
 import { SlotgateBackendError } from "./errors.js";
 import { resolveFetch } from "./http/request.js";
 import { type Logger, consoleLogger } from "./logger.js";
+import { type RefreshOptions, type RefreshedTokens, refreshAccessToken } from "./refresh/refresh-access-token.js";
 import { type ResolvedConfig, type SlotgateBackendOptions, resolveConfig } from "./options.js";
 import { type GetSlotInfoOptions, SlotInfoFlow } from "./slot-info/slot-info-flow.js";
 import {
@@ -56,15 +57,17 @@ export class SlotgateBackend {
   readonly #flow: SlotInfoFlow;
   readonly #status: StatusContext;
   readonly #agentKeys: () => ReturnType<typeof createAgentKeySet>;
+  readonly #clientSecret: string;
 
   /**
-   * @throws {@link SlotgateBackendError} `INVALID_OPTIONS` naming the bad option (never its value).
+   * @throws {@link SlotgateBackendError} `invalid_options` naming the bad option (never its value).
    */
   constructor(options: SlotgateBackendOptions) {
     const { clientSecret, ...config } = resolveConfig(options);
     // Mountable unbound: app.all(path, slotgate.handleCallback).
     Object.defineProperty(this, "handleCallback", { value: this.handleCallback.bind(this), enumerable: false });
     this.#config = Object.freeze(config);
+    this.#clientSecret = clientSecret;
     this.#logger = options.logger ?? consoleLogger;
     const fetchFn = resolveFetch(options.fetch);
     this.#flow = new SlotInfoFlow({ ...config, clientSecret, fetch: fetchFn }, this.#logger, options.pendingStore);
@@ -103,9 +106,9 @@ export class SlotgateBackend {
    *
    * @param jwt - the user JWT
    * @param options - `timeout` (default 15000 ms, covering callback and exchange) and `signal`
-   * @throws {@link SlotgateBackendError} `MISSING_TOKEN` (400), `INVALID_TOKEN` (401), `EXPIRED_TOKEN` (401),
-   *   `AUTHORIZE_ERROR` (502), `CALLBACK_REJECTED` (502), `TOKEN_EXCHANGE_ERROR` (502), `CALLBACK_TIMEOUT` (408),
-   *   `SHUTDOWN` (503), `ABORTED` (499), `STORE_ERROR` (503), `INVALID_ARGUMENT` (500)
+   * @throws {@link SlotgateBackendError} `missing_token` (400), `invalid_token` (401), `expired_token` (401),
+   *   `authorize_error` (502), `callback_rejected` (502), `token_exchange_error` (502), `callback_timeout` (408),
+   *   `shutdown` (503), `aborted` (499), `store_error` (503), `invalid_argument` (500)
    * @example
    * ```ts
    * const slot = await slotgate.getSlotInfo(jwt, { timeout: 10_000, signal: req.signal });
@@ -121,7 +124,7 @@ export class SlotgateBackend {
    * on the path of `redirectUri` for POST (and GET). It answers 200 at once;
    * the code exchange runs afterwards and settles the matching
    * `getSlotInfo` call. Unknown, late and repeated states are ignored; a
-   * `success` other than `1` rejects the pending call with `CALLBACK_REJECTED`.
+   * `success` other than `1` rejects the pending call with `callback_rejected`.
    *
    * Works with Express and `node:http` (`(req, res)`), Fastify (`(request, reply)`)
    * and Koa (`(ctx)`, `(ctx, next)` or `(ctx.request, ctx.response)`). It is bound to
@@ -154,9 +157,9 @@ export class SlotgateBackend {
   }
 
   /**
-   * Rejects every pending `getSlotInfo` call with `SHUTDOWN` immediately
+   * Rejects every pending `getSlotInfo` call with `shutdown` immediately
    * (before the returned promise settles), cancels their requests and timers,
-   * and detaches from the shared pending store. Later calls reject with `SHUTDOWN`.
+   * and detaches from the shared pending store. Later calls reject with `shutdown`.
    *
    * @example
    * ```ts
@@ -204,8 +207,8 @@ export class SlotgateBackend {
    * `transfer_enabled` is true exactly when the status is `logged_out`. Unlike the sync
    * calls this is a read the caller needs, so it throws; it is not retried.
    *
-   * @throws {@link SlotgateBackendError} `SERVICE_ERROR` (with the service's `error`), `NETWORK_ERROR`,
-   *   `INVALID_RESPONSE`, `ABORTED` or `INVALID_ARGUMENT`
+   * @throws {@link SlotgateBackendError} `service_error` (with the service's `error`), `network_error`,
+   *   `invalid_response`, `aborted` or `invalid_argument`
    * @example
    * ```ts
    * const { status, transfer_enabled } = await slotgate.statusCheck({ accessToken, userId });
@@ -217,6 +220,30 @@ export class SlotgateBackend {
   }
 
   /**
+   * Server-side refresh (spec 9, v4): exchanges a refresh token for a new access token and a NEW
+   * refresh token (`POST /oauth/token`, `grant_type=refresh_token`). Refresh tokens come in the slot
+   * info (`refresh_token`) when your client is registered with the `refresh_token` grant. Each one
+   * works once: store the returned `refresh_token` in place of the old one. Two refreshes with the
+   * same token within a few seconds (concurrent requests) both succeed; a token used again later ends
+   * the whole session (the service assumes it was stolen), and so do logout and revocation.
+   *
+   * @throws {@link SlotgateBackendError} `refresh_rejected` (401: sign the user in again), `service_error`
+   *   (e.g. `unauthorized_client` when the client is not registered for refresh), `network_error`,
+   *   `invalid_response`, `aborted` or `invalid_argument`
+   * @example
+   * ```ts
+   * const slot = await slotgate.getSlotInfo(jwt);
+   * session.set({ accessToken: slot.access_token, refreshToken: slot.refresh_token });
+   * // an hour later, when the access token has expired:
+   * const next = await slotgate.refreshAccessToken(session.refreshToken);
+   * session.set({ accessToken: next.access_token, refreshToken: next.refresh_token });
+   * ```
+   */
+  refreshAccessToken(refreshToken: string, options?: RefreshOptions): Promise<RefreshedTokens> {
+    return refreshAccessToken({ ...this.#status, clientSecret: this.#clientSecret }, refreshToken, options);
+  }
+
+  /**
    * Verifies an agent delegation token (spec 4.13). Use an instance whose
    * `authServerUrl` is the delegation server. Assumed, as the spec leaves it
    * open: the token is a JWS signed with a key published at
@@ -225,7 +252,7 @@ export class SlotgateBackend {
    * and `exp` are present (30 s clock tolerance). Keys are cached; an
    * unknown `kid` triggers a refetch at most every 30 s (jose's cooldown).
    *
-   * @throws {@link SlotgateBackendError} `MISSING_TOKEN`, `EXPIRED_TOKEN`, `INVALID_AGENT_TOKEN` (401) or `KEYS_UNAVAILABLE` (503)
+   * @throws {@link SlotgateBackendError} `missing_token`, `expired_token`, `invalid_agent_token` (401) or `keys_unavailable` (503)
    * @example
    * ```ts
    * const delegation = new SlotgateBackend({ ...options, authServerUrl: "https://delegation.example" });

@@ -10,44 +10,56 @@
  *
  * @example
  * ```ts
- * BACKEND_ERRORS.CALLBACK_TIMEOUT; // { status: 408, message: "authorize callback timeout" }
+ * BACKEND_ERRORS.callback_timeout; // { status: 408, message: "authorize callback timeout" }
  * ```
  */
 export const BACKEND_ERRORS = {
   /** No user JWT was given to `getSlotInfo` (spec 7: "400 when the login request has no JWT"). */
-  MISSING_TOKEN: { status: 400, message: "no JWT given" },
+  missing_token: { status: 400, message: "no JWT given" },
   /** The user JWT is not a decodable JWT. */
-  INVALID_TOKEN: { status: 401, message: "INVALID_TOKEN" },
+  invalid_token: { status: 401, message: "INVALID_TOKEN" },
   /** The user JWT (or an agent token) has expired; checked locally before any request. */
-  EXPIRED_TOKEN: { status: 401, message: "EXPIRED_TOKEN" },
+  expired_token: { status: 401, message: "EXPIRED_TOKEN" },
   /** `GET /v1/oauth-meta/authorize` failed: the service refused, answered garbage or was unreachable. */
-  AUTHORIZE_ERROR: { status: 502, message: "AUTHORIZE_ERROR" },
+  authorize_error: { status: 502, message: "AUTHORIZE_ERROR" },
   /** No callback (and code exchange) within the timeout. */
-  CALLBACK_TIMEOUT: { status: 408, message: "authorize callback timeout" },
+  callback_timeout: { status: 408, message: "authorize callback timeout" },
   /** The service's callback reported failure (`success` other than `1`) or carried no code. */
-  CALLBACK_REJECTED: { status: 502, message: "authorize callback rejected" },
+  callback_rejected: { status: 502, message: "authorize callback rejected" },
   /** `POST /v1/oauth-meta/get_token` failed. */
-  TOKEN_EXCHANGE_ERROR: { status: 502, message: "get_token failed" },
+  token_exchange_error: { status: 502, message: "get_token failed" },
   /** The call was made during or after `shutdown()`, or was pending when it ran. */
-  SHUTDOWN: { status: 503, message: "shutdown" },
+  shutdown: { status: 503, message: "shutdown" },
   /** The caller's `AbortSignal` fired. 499: the client closed the request. */
-  ABORTED: { status: 499, message: "aborted" },
+  aborted: { status: 499, message: "aborted" },
   /** The shared pending store (e.g. Redis) failed. */
-  STORE_ERROR: { status: 503, message: "pending store unavailable" },
+  store_error: { status: 503, message: "pending store unavailable" },
   /** A delegation token failed verification (signature, issuer, audience, claims). */
-  INVALID_AGENT_TOKEN: { status: 401, message: "invalid agent token" },
+  invalid_agent_token: { status: 401, message: "invalid agent token" },
   /** The delegation server's published keys could not be fetched. */
-  KEYS_UNAVAILABLE: { status: 503, message: "delegation keys unavailable" },
+  keys_unavailable: { status: 503, message: "delegation keys unavailable" },
+  /**
+   * The service refused a refresh token (`invalid_grant`: expired, revoked, ended by logout, or reused,
+   * which ends the session). Sign the user in again.
+   */
+  refresh_rejected: { status: 401, message: "refresh rejected" },
   /** A Slotgate API call answered an error status. `error` and `serviceStatus` carry the service's answer. */
-  SERVICE_ERROR: { status: 502, message: "service error" },
+  service_error: { status: 502, message: "service error" },
+  /**
+   * A money-moving call was accepted and recorded by the service (HTTP 202) but its chain write had not
+   * landed when the client stopped waiting (`pendingTimeoutMs`). It lands exactly once anyway: `writeId`
+   * names it for `ContentTokenClient.write`, and the same call sent again with the same
+   * `idempotencyKey` answers its outcome. 202: accepted, not done yet.
+   */
+  write_pending: { status: 202, message: "chain write pending" },
   /** The service could not be reached. */
-  NETWORK_ERROR: { status: 502, message: "network error" },
+  network_error: { status: 502, message: "network error" },
   /** The service answered something that is not the documented JSON. */
-  INVALID_RESPONSE: { status: 502, message: "invalid response" },
+  invalid_response: { status: 502, message: "invalid response" },
   /** A constructor option is missing or malformed (a programming or configuration error). */
-  INVALID_OPTIONS: { status: 500, message: "invalid options" },
+  invalid_options: { status: 500, message: "invalid options" },
   /** A method argument is missing or malformed (a programming error). */
-  INVALID_ARGUMENT: { status: 500, message: "invalid argument" },
+  invalid_argument: { status: 500, message: "invalid argument" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A stable code of {@link SlotgateBackendError}. */
@@ -61,6 +73,8 @@ export interface SlotgateBackendErrorInit {
   error?: string;
   /** The HTTP status the Slotgate service answered, when it answered. */
   serviceStatus?: number;
+  /** The service's id of a chain write still pending (`write_pending`). */
+  writeId?: string;
   /** The underlying error. */
   cause?: unknown;
 }
@@ -93,6 +107,8 @@ export class SlotgateBackendError extends Error {
   readonly error: string | undefined;
   /** The HTTP status the Slotgate service answered, when it answered. */
   readonly serviceStatus: number | undefined;
+  /** The chain write to look up later with `ContentTokenClient.write`, on `write_pending`. */
+  readonly writeId: string | undefined;
 
   constructor(code: BackendErrorCode, init: SlotgateBackendErrorInit = {}) {
     const base = BACKEND_ERRORS[code];
@@ -101,16 +117,18 @@ export class SlotgateBackendError extends Error {
     this.status = base.status;
     this.error = init.error;
     this.serviceStatus = init.serviceStatus;
+    this.writeId = init.writeId;
   }
 
   /** A JSON view without the stack or cause, safe to send to a client. */
-  toJSON(): { name: string; code: BackendErrorCode; status: number; message: string; error?: string } {
+  toJSON(): { name: string; code: BackendErrorCode; status: number; message: string; error?: string; writeId?: string } {
     return {
       name: this.name,
       code: this.code,
       status: this.status,
       message: this.message,
       ...(this.error === undefined ? {} : { error: this.error }),
+      ...(this.writeId === undefined ? {} : { writeId: this.writeId }),
     };
   }
 }
@@ -120,7 +138,7 @@ export class SlotgateBackendError extends Error {
  *
  * @example
  * ```ts
- * if (isSlotgateBackendError(err, "CALLBACK_TIMEOUT")) retryLater();
+ * if (isSlotgateBackendError(err, "callback_timeout")) retryLater();
  * ```
  */
 export function isSlotgateBackendError(value: unknown, code?: BackendErrorCode): value is SlotgateBackendError {

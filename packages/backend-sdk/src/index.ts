@@ -22,8 +22,10 @@ export {
   type CallOptions,
   ContentTokenClient,
   type ContentTokenClientOptions,
+  type MoneyCallOptions,
   type SpendArgs,
 } from "./content-tokens/content-token-client.js";
+export type { RetryOptions } from "./http/retry.js";
 export {
   BACKEND_ERRORS,
   type BackendErrorCode,
@@ -33,6 +35,7 @@ export {
 } from "./errors.js";
 export { type Logger, consoleLogger, silentLogger } from "./logger.js";
 export type { FetchLike, ResolvedConfig, SleepFn, SlotgateBackendOptions, StatusSyncOptions } from "./options.js";
+export type { RefreshedTokens, RefreshOptions } from "./refresh/refresh-access-token.js";
 export type { CallbackParams, PendingStore } from "./slot-info/pending-store.js";
 export type { GetSlotInfoOptions } from "./slot-info/slot-info-flow.js";
 export {
@@ -43,3 +46,4 @@ export {
 } from "./spend/encrypt-spend-message.js";
 export type { StatusSyncArgs, StatusSyncResult } from "./status/status-sync.js";
 export type { SlotInfo, SpendPayload, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+export { type ChainWriteResponse, type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";

@@ -65,7 +65,7 @@ export interface ResolvedConfig {
 }
 
 export function invalid(detail: string): SlotgateBackendError {
-  return new SlotgateBackendError("INVALID_OPTIONS", { detail });
+  return new SlotgateBackendError("invalid_options", { detail });
 }
 
 export function httpUrl(value: unknown, name: string): URL {
@@ -82,12 +82,16 @@ export function httpUrl(value: unknown, name: string): URL {
   return url;
 }
 
-/** Validates the constructor options; error messages name the option, never its value. */
-export function resolveConfig(options: SlotgateBackendOptions): ResolvedConfig & { clientSecret: string } {
-  if (options === null || typeof options !== "object") throw invalid("options must be an object");
-  const base = httpUrl(options.authServerUrl, "authServerUrl");
-  if (base.search) throw invalid("authServerUrl must not contain a query string");
-  httpUrl(options.redirectUri, "redirectUri");
+/**
+ * Validates the client credentials and `fetch` every client of the SDK takes; the errors name the option,
+ * never its value.
+ *
+ * @example
+ * ```ts
+ * const { clientId, clientSecret } = clientCredentials(options); // throws invalid_options
+ * ```
+ */
+export function clientCredentials(options: { clientId: unknown; clientSecret: unknown; fetch?: unknown }): { clientId: string; clientSecret: string } {
   const { clientId, clientSecret } = options;
   if (typeof clientId !== "string" || clientId.trim() === "" || clientId.length > 128) {
     throw invalid("clientId must be a non-empty string of at most 128 characters");
@@ -96,6 +100,16 @@ export function resolveConfig(options: SlotgateBackendOptions): ResolvedConfig &
     throw invalid("clientSecret must be a non-empty string of at most 512 characters");
   }
   if (options.fetch !== undefined && typeof options.fetch !== "function") throw invalid("fetch must be a function");
+  return { clientId, clientSecret };
+}
+
+/** Validates the constructor options; error messages name the option, never its value. */
+export function resolveConfig(options: SlotgateBackendOptions): ResolvedConfig & { clientSecret: string } {
+  if (options === null || typeof options !== "object") throw invalid("options must be an object");
+  const base = httpUrl(options.authServerUrl, "authServerUrl");
+  if (base.search) throw invalid("authServerUrl must not contain a query string");
+  httpUrl(options.redirectUri, "redirectUri");
+  const { clientId, clientSecret } = clientCredentials(options);
   if (options.logger !== undefined) {
     const l = options.logger;
     if (!l || typeof l.debug !== "function" || typeof l.warn !== "function" || typeof l.error !== "function") {

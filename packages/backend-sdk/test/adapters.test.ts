@@ -125,7 +125,7 @@ for (const [name, mount] of Object.entries(frameworks)) {
         releaseExchange();
         const err = await pending;
         expect(err).toBeInstanceOf(SlotgateBackendError);
-        expect((err as SlotgateBackendError).code).toBe("TOKEN_EXCHANGE_ERROR");
+        expect((err as SlotgateBackendError).code).toBe("token_exchange_error");
       }
     });
 

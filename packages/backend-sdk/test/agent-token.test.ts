@@ -68,19 +68,19 @@ describe("verifyAgentToken", () => {
 
   it("INVALID_AGENT_TOKEN for a token signed by an unpublished key with a known kid", async () => {
     const err = await failure(delegation().verifyAgentToken(await token(stranger)));
-    expect(err.code).toBe("INVALID_AGENT_TOKEN");
+    expect(err.code).toBe("invalid_agent_token");
     expect(err.status).toBe(401);
   });
 
   it("INVALID_AGENT_TOKEN for another issuer or another audience", async () => {
-    expect((await failure(delegation().verifyAgentToken(await token(key1, { iss: "https://evil.example" })))).code).toBe("INVALID_AGENT_TOKEN");
-    expect((await failure(delegation().verifyAgentToken(await token(key1, { aud: "someone-else" })))).code).toBe("INVALID_AGENT_TOKEN");
+    expect((await failure(delegation().verifyAgentToken(await token(key1, { iss: "https://evil.example" })))).code).toBe("invalid_agent_token");
+    expect((await failure(delegation().verifyAgentToken(await token(key1, { aud: "someone-else" })))).code).toBe("invalid_agent_token");
     const ok = await delegation().verifyAgentToken(await token(key1, { aud: "someone-else" }), { audience: "someone-else" });
     expect(ok.aud).toBe("someone-else");
   });
 
   it("EXPIRED_TOKEN beyond the 30 s tolerance; accepted within it", async () => {
-    expect((await failure(delegation().verifyAgentToken(await token(key1, {}, -120)))).code).toBe("EXPIRED_TOKEN");
+    expect((await failure(delegation().verifyAgentToken(await token(key1, {}, -120)))).code).toBe("expired_token");
     await expect(delegation().verifyAgentToken(await token(key1, {}, -5))).resolves.toMatchObject({ sub: "agent-42" });
   });
 
@@ -91,14 +91,14 @@ describe("verifyAgentToken", () => {
       .setAudience("sg_agent_app")
       .setExpirationTime("5m")
       .sign(new TextEncoder().encode("x".repeat(32)));
-    expect((await failure(delegation().verifyAgentToken(hs))).code).toBe("INVALID_AGENT_TOKEN");
-    expect((await failure(delegation().verifyAgentToken("a.b.c"))).code).toBe("INVALID_AGENT_TOKEN");
-    expect((await failure(delegation().verifyAgentToken(""))).code).toBe("MISSING_TOKEN");
+    expect((await failure(delegation().verifyAgentToken(hs))).code).toBe("invalid_agent_token");
+    expect((await failure(delegation().verifyAgentToken("a.b.c"))).code).toBe("invalid_agent_token");
+    expect((await failure(delegation().verifyAgentToken(""))).code).toBe("missing_token");
   });
 
   it("KEYS_UNAVAILABLE when the key set answers an error or the server is down", async () => {
     jwksStatus = 500;
-    expect((await failure(delegation().verifyAgentToken(await token(key1)))).code).toBe("KEYS_UNAVAILABLE");
+    expect((await failure(delegation().verifyAgentToken(await token(key1)))).code).toBe("keys_unavailable");
     jwksStatus = 200;
     const port = await freePort();
     const down = new SlotgateBackend({
@@ -108,7 +108,7 @@ describe("verifyAgentToken", () => {
       redirectUri: "http://127.0.0.1:9/cb",
     });
     const err = await failure(down.verifyAgentToken(await token(key1)));
-    expect(err.code).toBe("KEYS_UNAVAILABLE");
+    expect(err.code).toBe("keys_unavailable");
     expect(err.status).toBe(503);
   });
 

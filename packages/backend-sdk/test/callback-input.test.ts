@@ -56,7 +56,7 @@ describe("handleCallback input (network disabled)", () => {
     while (seen.length === 0) await new Promise((r) => setTimeout(r, 1));
     const state = new URL(seen[0]!).searchParams.get("state")!;
     b.handleCallback({ url: `/cb?state=${state}&state=${state}&code=c&success=1` }, fakeResponse());
-    expect(await pending).toBe("CALLBACK_TIMEOUT");
+    expect(await pending).toBe("callback_timeout");
     expect(seen.filter((u) => u.includes("get_token"))).toHaveLength(0);
   });
 });
@@ -66,8 +66,8 @@ describe("local expiry check with a frozen clock", () => {
   const jwtExpiring = (exp: number) => `e30.${btoa(JSON.stringify({ sub: "1", exp })).replace(/=+$/, "")}.sig`;
 
   it.each([
-    [at - 31, "EXPIRED_TOKEN"],
-    [at - 30, "EXPIRED_TOKEN"],
+    [at - 31, "expired_token"],
+    [at - 30, "expired_token"],
     [at - 29, "sent"],
     [at + 3600, "sent"],
   ])("exp %d at a fixed now: %s (30 s skew, as the service)", async (exp, expected) => {

@@ -3,7 +3,7 @@
  * a client application and an end user are created through the public HTTP API, the user logs
  * in through the loopback flow to obtain a user JWT, and the backend SDK exchanges it for slot info.
  */
-import { type ReferenceServer, startReferenceServer } from "@slotgate/server/testing";
+import { type ReferenceServer, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SlotgateBackend, type SlotgateBackendError, silentLogger } from "../src/index.js";
@@ -16,6 +16,7 @@ let client: { client_id: string; client_secret: string };
 let redirectUri: string;
 let loopbackUri: string;
 let email: string;
+const devCredentials = { email: `dev-${Date.now()}@example.test`, password: "dev-password-123" };
 
 async function json(path: string, init: { method?: string; body?: unknown; token?: string } = {}) {
   const res = await fetch(`${service.url}${path}`, {
@@ -29,20 +30,10 @@ async function json(path: string, init: { method?: string; body?: unknown; token
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-/** Signs up an end user on the authorize form (loopback mode) and returns the user JWT from the redirect. */
+/** Signs up an end user on the authorize form (loopback mode, mailbox step included) and returns the user JWT from the redirect. */
 async function loginUser(): Promise<string> {
   email = `player-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-  const params = { client_id: client.client_id, redirect_uri: loopbackUri, response_type: "code", state: "e2e-state-1" };
-  const page = await fetch(`${service.url}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept: "text/html" } });
-  expect(page.status).toBe(200);
-  const cookie = page.headers.get("set-cookie")!.split(";")[0]!;
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())![1]!;
-  const res = await fetch(`${service.url}/oauth/authorize`, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie },
-    body: new URLSearchParams({ ...params, csrf_token: csrf, email, password: "user-password-123", decision: "approve", intent: "signup" }),
-    redirect: "manual",
-  });
+  const res = await signUpPlayer(service.url, service.dataDir, { client_id: client.client_id, redirect_uri: loopbackUri, state: "e2e-state-1", email, password: "user-password-123" });
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get("location")!);
   expect(location.searchParams.get("state")).toBe("e2e-state-1");
@@ -55,7 +46,7 @@ beforeAll(async () => {
   redirectUri = `${callbackServer.origin}/slotgate/callback`;
   loopbackUri = `http://127.0.0.1:${await freePort()}/callback`;
 
-  const dev = await json("/v1/dev-user/signup", { method: "POST", body: { email: `dev-${Date.now()}@example.test`, password: "dev-password-123" } });
+  const dev = await json("/v1/dev-user/signup", { method: "POST", body: devCredentials });
   expect(dev.status).toBe(201);
   const reg = await json("/v1/dev-user/clients", {
     method: "POST",
@@ -125,7 +116,41 @@ describe("backend SDK against the reference server", () => {
     const jwt = await loginUser();
     const [h, p] = jwt.split(".");
     const err = (await backend.getSlotInfo(`${h}.${p}.${"A".repeat(86)}`).catch((e: unknown) => e)) as SlotgateBackendError;
-    expect(err).toMatchObject({ code: "AUTHORIZE_ERROR", error: "invalid_token", serviceStatus: 401 });
+    expect(err).toMatchObject({ code: "authorize_error", error: "invalid_token", serviceStatus: 401 });
+  });
+
+  it("refreshAccessToken rotates the refresh token from the slot info; reuse and logout end the session", async () => {
+    const reg = await json("/v1/dev-user/clients", {
+      method: "POST",
+      token: String((await json("/v1/dev-user/login_devuser", { method: "POST", body: devCredentials })).body.token),
+      body: { name: "Backend SDK refresh", redirect_uris: [redirectUri, loopbackUri], download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", grant_types: ["refresh_token"] },
+    });
+    expect(reg.status).toBe(201);
+    const savedClient = client;
+    const saved = backend;
+    client = { client_id: String(reg.body.client_id), client_secret: String(reg.body.client_secret) };
+    backend = new SlotgateBackend({ ...saved.config, clientId: client.client_id, clientSecret: client.client_secret, logger: silentLogger });
+    try {
+      const info = await backend.getSlotInfo(await loginUser());
+      expect(info.refresh_token).toMatch(/^sgr_/);
+      const next = await backend.refreshAccessToken(info.refresh_token!);
+      expect(next).toMatchObject({ token_type: "Bearer", expires_in: 3600, user_id: info.id });
+      expect(next.refresh_token).not.toBe(info.refresh_token);
+      expect((await json("/v1/oauth/validate", { token: next.access_token })).status).toBe(200);
+      const third = await backend.refreshAccessToken(next.refresh_token);
+      const reused = (await backend.refreshAccessToken(info.refresh_token!).catch((e: unknown) => e)) as SlotgateBackendError;
+      expect(reused).toMatchObject({ code: "refresh_rejected", status: 401, error: "invalid_grant", serviceStatus: 400 });
+      expect((await json("/v1/oauth/validate", { token: third.access_token })).status, "reuse revoked the session").toBe(401);
+
+      const again = await backend.getSlotInfo(await loginUser());
+      await backend.statusLogout({ accessToken: again.access_token, userId: again.id });
+      const afterLogout = (await backend.refreshAccessToken(again.refresh_token!).catch((e: unknown) => e)) as SlotgateBackendError;
+      expect(afterLogout.code).toBe("refresh_rejected");
+    } finally {
+      await backend.shutdown();
+      backend = saved;
+      client = savedClient;
+    }
   });
 
   it("TOKEN_EXCHANGE_ERROR invalid_client with a wrong secret", async () => {
@@ -134,7 +159,7 @@ describe("backend SDK against the reference server", () => {
     backend = wrong;
     try {
       const err = (await wrong.getSlotInfo(await loginUser()).catch((e: unknown) => e)) as SlotgateBackendError;
-      expect(err).toMatchObject({ code: "TOKEN_EXCHANGE_ERROR", error: "invalid_client", serviceStatus: 401 });
+      expect(err).toMatchObject({ code: "token_exchange_error", error: "invalid_client", serviceStatus: 401 });
     } finally {
       backend = saved;
       await wrong.shutdown();

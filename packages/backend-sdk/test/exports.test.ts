@@ -12,6 +12,7 @@ describe("public surface", () => {
       "consoleLogger",
       "encryptSpendMessage",
       "encryptWithSpendKey",
+      "isPendingWrite",
       "isSlotgateBackendError",
       "serializeSpendPayload",
       "silentLogger",

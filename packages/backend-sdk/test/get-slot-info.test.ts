@@ -77,6 +77,8 @@ describe("getSlotInfo against the simulated service", () => {
       token_nickname: user.nickname,
       tr_cnt: 0,
       code: expect.any(String),
+      // the simulated backend client is registered for refresh tokens
+      refresh_token: expect.stringMatching(/^sgr_/),
     });
     expect(backend.pendingCount).toBe(0);
     // The access token is one the service accepts.
@@ -103,7 +105,7 @@ describe("getSlotInfo against the simulated service", () => {
     const authorize = countRequests(mock, "/v1/oauth-meta/authorize");
     for (const jwt of [undefined, "", "   ", 42]) {
       const err = await rejection(backend.getSlotInfo(jwt as unknown as string));
-      expect(err.code).toBe("MISSING_TOKEN");
+      expect(err.code).toBe("missing_token");
       expect(err.status).toBe(400);
     }
     expect(authorize.count).toBe(0);
@@ -112,7 +114,7 @@ describe("getSlotInfo against the simulated service", () => {
   it("INVALID_TOKEN (401) for a string that is not a JWT", async () => {
     await fresh();
     const err = await rejection(backend.getSlotInfo("not-a-jwt"));
-    expect(err.code).toBe("INVALID_TOKEN");
+    expect(err.code).toBe("invalid_token");
     expect(err.status).toBe(401);
   });
 
@@ -124,7 +126,7 @@ describe("getSlotInfo against the simulated service", () => {
       client_id: mock.fixtures.backendClient.client_id,
     });
     const err = await rejection(backend.getSlotInfo(expired));
-    expect(err.code).toBe("EXPIRED_TOKEN");
+    expect(err.code).toBe("expired_token");
     expect(err.status).toBe(401);
     expect(err.message).toBe("EXPIRED_TOKEN");
     expect(authorize.count).toBe(0);
@@ -135,7 +137,7 @@ describe("getSlotInfo against the simulated service", () => {
     // Signed by a key the service does not know: the service answers 401 invalid_token.
     const forged = await unsignedJwt({ sub: "1", exp: Math.floor(Date.now() / 1000) + 600 });
     const err = await rejection(backend.getSlotInfo(forged));
-    expect(err.code).toBe("AUTHORIZE_ERROR");
+    expect(err.code).toBe("authorize_error");
     expect(err.status).toBe(502);
     expect(err.error).toBe("invalid_token");
     expect(err.serviceStatus).toBe(401);
@@ -147,14 +149,14 @@ describe("getSlotInfo against the simulated service", () => {
     await fresh();
     const jwt = await mock.issueUserJwt(mock.fixtures.endUser.user_id, mock.fixtures.webClient.client_id);
     const err = await rejection(backend.getSlotInfo(jwt));
-    expect(err.code).toBe("AUTHORIZE_ERROR");
+    expect(err.code).toBe("authorize_error");
     expect(err.error).toBe("token_user_mismatch");
   });
 
   it("AUTHORIZE_ERROR for an unregistered redirectUri (redirect_uri_mismatch)", async () => {
     await fresh({ redirectUri: `${redirectUri}/` });
     const err = await rejection(backend.getSlotInfo(await userJwt(mock)));
-    expect(err.code).toBe("AUTHORIZE_ERROR");
+    expect(err.code).toBe("authorize_error");
     expect(err.error).toBe("redirect_uri_mismatch");
   });
 
@@ -163,7 +165,7 @@ describe("getSlotInfo against the simulated service", () => {
     const port = await freePort();
     const b = track(backendFor(mock, { authServerUrl: `http://127.0.0.1:${port}` }));
     const err = await rejection(b.getSlotInfo(await userJwt(mock)));
-    expect(err.code).toBe("AUTHORIZE_ERROR");
+    expect(err.code).toBe("authorize_error");
     expect(err.serviceStatus).toBeUndefined();
     expect(err.cause).toBeDefined();
   });
@@ -171,7 +173,7 @@ describe("getSlotInfo against the simulated service", () => {
   it("TOKEN_EXCHANGE_ERROR (502) when get_token refuses the client secret", async () => {
     await fresh({ clientSecret: "wrong-secret-value-that-must-never-leak" });
     const err = await rejection(backend.getSlotInfo(await userJwt(mock)));
-    expect(err.code).toBe("TOKEN_EXCHANGE_ERROR");
+    expect(err.code).toBe("token_exchange_error");
     expect(err.status).toBe(502);
     expect(err.error).toBe("invalid_client");
     expect(JSON.stringify(err)).not.toContain("wrong-secret-value");
@@ -182,14 +184,14 @@ describe("getSlotInfo against the simulated service", () => {
     await fresh();
     msw.use(http.get(`${mock.baseUrl}/v1/oauth-meta/authorize`, () => new HttpResponse("<html>proxy error</html>", { status: 200 })));
     const err = await rejection(backend.getSlotInfo(await userJwt(mock)));
-    expect(err).toMatchObject({ code: "AUTHORIZE_ERROR", serviceStatus: 200 });
+    expect(err).toMatchObject({ code: "authorize_error", serviceStatus: 200 });
   });
 
   it("TOKEN_EXCHANGE_ERROR when get_token answers 200 without the slot info fields", async () => {
     await fresh();
     msw.use(http.post(`${mock.baseUrl}/v1/oauth-meta/get_token`, () => HttpResponse.json({ success: true, access_token: "x" })));
     const err = await rejection(backend.getSlotInfo(await userJwt(mock)));
-    expect(err).toMatchObject({ code: "TOKEN_EXCHANGE_ERROR", status: 502, message: "get_token failed: the answer lacks a slot info field" });
+    expect(err).toMatchObject({ code: "token_exchange_error", status: 502, message: "get_token failed: the answer lacks a slot info field" });
   });
 
   it("CALLBACK_REJECTED (502) when the callback reports success other than 1", async () => {
@@ -201,7 +203,7 @@ describe("getSlotInfo against the simulated service", () => {
     const res = await postCallback(redirectUri, { state, success: "0", error: "access_denied" });
     expect(res.status).toBe(200);
     const err = await pending;
-    expect(err.code).toBe("CALLBACK_REJECTED");
+    expect(err.code).toBe("callback_rejected");
     expect(err.status).toBe(502);
     expect(err.message).toBe("authorize callback rejected: access_denied");
     expect(err.error).toBe("access_denied");
@@ -213,14 +215,14 @@ describe("getSlotInfo against the simulated service", () => {
     const capture = captureAuthorize(mock);
     const pending = rejection(backend.getSlotInfo(await userJwt(mock)));
     await postCallback(redirectUri, { state: await capture.next(), success: "1" });
-    expect((await pending).code).toBe("CALLBACK_REJECTED");
+    expect((await pending).code).toBe("callback_rejected");
   });
 
   it("CALLBACK_TIMEOUT (408) when no callback arrives in time", async () => {
     await fresh();
     captureAuthorize(mock);
     const err = await rejection(backend.getSlotInfo(await userJwt(mock), { timeout: 50 }));
-    expect(err.code).toBe("CALLBACK_TIMEOUT");
+    expect(err.code).toBe("callback_timeout");
     expect(err.status).toBe(408);
     expect(err.message).toBe("authorize callback timeout");
     expect(backend.pendingCount).toBe(0);
@@ -232,7 +234,7 @@ describe("getSlotInfo against the simulated service", () => {
     const getToken = countRequests(mock, "/v1/oauth-meta/get_token");
     const pending = backend.getSlotInfo(await userJwt(mock), { timeout: 50 });
     const state = await capture.next();
-    expect((await rejection(pending)).code).toBe("CALLBACK_TIMEOUT");
+    expect((await rejection(pending)).code).toBe("callback_timeout");
     const res = await postCallback(redirectUri, { state, code: "late-code", success: "1" });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ success: true });
@@ -296,9 +298,9 @@ describe("getSlotInfo against the simulated service", () => {
     const done = backend.shutdown();
     expect(backend.pendingCount).toBe(0);
     await done;
-    expect(settled).toEqual(["SHUTDOWN", "SHUTDOWN", "SHUTDOWN"]);
+    expect(settled).toEqual(["shutdown", "shutdown", "shutdown"]);
     const after = await rejection(backend.getSlotInfo(jwt));
-    expect(after.code).toBe("SHUTDOWN");
+    expect(after.code).toBe("shutdown");
     expect(after.status).toBe(503);
     expect(after.message).toBe("shutdown");
   });
@@ -325,12 +327,12 @@ describe("getSlotInfo against the simulated service", () => {
     await capture.next();
     controller.abort(new Error("client went away"));
     const err = await rejection(pending);
-    expect(err.code).toBe("ABORTED");
+    expect(err.code).toBe("aborted");
     expect(err.status).toBe(499);
     expect((err.cause as Error).message).toBe("client went away");
     expect(backend.pendingCount).toBe(0);
     const again = await rejection(backend.getSlotInfo(jwt, { signal: AbortSignal.abort() }));
-    expect(again.code).toBe("ABORTED");
+    expect(again.code).toBe("aborted");
   });
 
   it("INVALID_ARGUMENT for a bad timeout or signal", async () => {
@@ -338,7 +340,7 @@ describe("getSlotInfo against the simulated service", () => {
     const jwt = await userJwt(mock);
     for (const options of [{ timeout: 0 }, { timeout: -1 }, { timeout: Number.NaN }, { timeout: 2 ** 31 }, { signal: {} }]) {
       const err = await rejection(backend.getSlotInfo(jwt, options as never));
-      expect(err.code).toBe("INVALID_ARGUMENT");
+      expect(err.code).toBe("invalid_argument");
     }
   });
 });

@@ -54,7 +54,7 @@ describe("constructor (spec 4.13)", () => {
     ["statusSync.baseDelayMs", { ...valid, statusSync: { baseDelayMs: -1 } }, "statusSync.baseDelayMs"],
   ])("INVALID_OPTIONS: %s", (_name, options, message) => {
     const err = optionsError(options);
-    expect(err.code).toBe("INVALID_OPTIONS");
+    expect(err.code).toBe("invalid_options");
     expect(err.message).toContain(message);
   });
 

@@ -84,7 +84,7 @@ describe("RedisPendingStore: two instances sharing real Redis", () => {
     const capture = captureAuthorize(mock);
     const pending = a.getSlotInfo(await userJwt(mock)).catch((e: SlotgateBackendError) => e);
     await postCallback(redirectUri, { state: await capture.next(), success: "0", error: "access_denied" });
-    expect(await pending).toMatchObject({ code: "CALLBACK_REJECTED", error: "access_denied" });
+    expect(await pending).toMatchObject({ code: "callback_rejected", error: "access_denied" });
   });
 
   it("a timeout removes the pending key, and a late callback on B is ignored", async () => {
@@ -95,7 +95,7 @@ describe("RedisPendingStore: two instances sharing real Redis", () => {
     const state = await capture.next();
     expect(await redisA.get(`${prefix}pending:${state}`)).toMatch(/^[A-Za-z0-9_-]+$/);
     expect(await redisA.pttl(`${prefix}pending:${state}`)).toBeGreaterThan(100);
-    expect(await pending).toMatchObject({ code: "CALLBACK_TIMEOUT" });
+    expect(await pending).toMatchObject({ code: "callback_timeout" });
     await new Promise((r) => setTimeout(r, 20));
     expect(await redisA.exists(`${prefix}pending:${state}`)).toBe(0);
     expect((await postCallback(redirectUri, { state, code: "late", success: "1" })).status).toBe(200);
@@ -111,7 +111,7 @@ describe("RedisPendingStore: two instances sharing real Redis", () => {
     const channels = await redisA.pubsub("CHANNELS", `${prefix}callback:*`);
     expect(channels).toHaveLength(1);
     await a.shutdown();
-    expect(await pending).toMatchObject({ code: "SHUTDOWN" });
+    expect(await pending).toMatchObject({ code: "shutdown" });
     await new Promise((r) => setTimeout(r, 20));
     expect(await redisA.exists(`${prefix}pending:${state}`)).toBe(0);
     expect(await redisA.pubsub("CHANNELS", `${prefix}callback:*`)).toEqual([]);
@@ -124,7 +124,7 @@ describe("RedisPendingStore: two instances sharing real Redis", () => {
     const c = backendFor(mock, { pendingStore: new RedisPendingStore({ redis: dead, keyPrefix: prefix }) });
     const err = await c.getSlotInfo(await userJwt(mock)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(SlotgateBackendError);
-    expect(err).toMatchObject({ code: "STORE_ERROR", status: 503 });
+    expect(err).toMatchObject({ code: "store_error", status: 503 });
     await c.shutdown();
     dead.disconnect();
   });

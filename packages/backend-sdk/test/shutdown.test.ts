@@ -42,7 +42,7 @@ describe("shutdown with requests in flight", () => {
     expect(open).toBe(5);
     expect(finReceived).toBe(0);
     await backend.shutdown();
-    expect(await Promise.all(calls)).toEqual(Array(5).fill("SHUTDOWN"));
+    expect(await Promise.all(calls)).toEqual(Array(5).fill("shutdown"));
     // The aborted requests' sockets are closed by the client: the server receives a FIN on each.
     for (let i = 0; i < 200 && finReceived < 5; i++) await new Promise((r) => setTimeout(r, 5));
     expect(finReceived).toBe(5);

@@ -58,7 +58,7 @@ describe("encryptSpendMessage (spec 4.8)", () => {
       throw new Error("expected a throw");
     } catch (err) {
       expect(err).toBeInstanceOf(SlotgateBackendError);
-      expect((err as SlotgateBackendError).code).toBe("INVALID_ARGUMENT");
+      expect((err as SlotgateBackendError).code).toBe("invalid_argument");
       expect((err as Error).message).not.toContain(badKey.slice(0, 20));
     }
     expect(() => encryptSpendMessage(payload, { key: spendVector.key, iv: "00" })).toThrowError(/iv must be 16 bytes/);
@@ -101,21 +101,21 @@ describe("ContentTokenClient against the simulated service (spec 4.7)", () => {
     const short = await tokens
       .increaseUsed({ user_dbkey: slot.user_id, amount: "5", cuid: p.cuid }, { key: p.aes_key, iv: p.aes_iv })
       .catch((e: SlotgateBackendError) => e);
-    expect(short).toMatchObject({ code: "SERVICE_ERROR", error: "insufficient_balance", serviceStatus: 409 });
+    expect(short).toMatchObject({ code: "service_error", error: "insufficient_balance", serviceStatus: 409 });
     const release = await tokens.release({ cuid: p.cuid, slot: slot.address }).catch((e: SlotgateBackendError) => e);
-    expect(release).toMatchObject({ code: "SERVICE_ERROR", error: "release_disabled" });
+    expect(release).toMatchObject({ code: "service_error", error: "release_disabled" });
   });
 
   it("a wrong secret is invalid_client, and the secret is not in the error", async () => {
     const c = mock.fixtures.webClient;
     const wrong = new ContentTokenClient({ authServerUrl: mock.baseUrl, clientId: c.client_id, clientSecret: "wrong-secret-xyz" });
     const err = await wrong.testEncryption("x").catch((e: SlotgateBackendError) => e);
-    expect(err).toMatchObject({ code: "SERVICE_ERROR", error: "invalid_client", serviceStatus: 401 });
+    expect(err).toMatchObject({ code: "service_error", error: "invalid_client", serviceStatus: 401 });
     expect(JSON.stringify(err) + String(err)).not.toContain("wrong-secret-xyz");
   });
 
   it("validates the slot address before any request", async () => {
     const err = await tokens.balance("0x123").catch((e: SlotgateBackendError) => e);
-    expect(err).toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(err).toMatchObject({ code: "invalid_argument" });
   });
 });

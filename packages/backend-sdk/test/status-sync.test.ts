@@ -45,8 +45,8 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
     await backend.statusLogin({ accessToken, userId });
     expect(await backend.statusCheck({ accessToken, userId })).toMatchObject({ status: "logged_in", transfer_enabled: false });
     const err = await backend.statusCheck({ accessToken, userId: "999999" }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ code: "SERVICE_ERROR", error: "token_user_mismatch", serviceStatus: 403 });
-    await expect(backend.statusCheck({ accessToken: "", userId })).rejects.toMatchObject({ code: "INVALID_ARGUMENT" });
+    expect(err).toMatchObject({ code: "service_error", error: "token_user_mismatch", serviceStatus: 403 });
+    await expect(backend.statusCheck({ accessToken: "", userId })).rejects.toMatchObject({ code: "invalid_argument" });
   });
 
   it("retries a 503 with exponential backoff and succeeds on the third attempt", async () => {
@@ -77,7 +77,7 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.attempts).toBe(3);
-    expect(r.error.code).toBe("NETWORK_ERROR");
+    expect(r.error.code).toBe("network_error");
     expect(calls).toBe(3);
     expect(sleeps).toEqual([100, 200]);
     expect(logger.lines).toHaveLength(4);
@@ -90,7 +90,7 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
     expect(r.ok).toBe(false);
     if (r.ok) return;
     expect(r.attempts).toBe(1);
-    expect(r.error.code).toBe("SERVICE_ERROR");
+    expect(r.error.code).toBe("service_error");
     expect(r.error.error).toBe("token_user_mismatch");
     expect(r.error.serviceStatus).toBe(403);
   });
@@ -100,7 +100,7 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
     for (const args of [undefined, {}, { accessToken: "", userId: "1" }, { accessToken: "t", userId: 1 }]) {
       const r = await backend.statusLogin(args as never);
       expect(r.ok).toBe(false);
-      if (!r.ok) expect(r.error.code).toBe("INVALID_ARGUMENT");
+      if (!r.ok) expect(r.error.code).toBe("invalid_argument");
       expect(r.attempts).toBe(0);
     }
   });
@@ -117,7 +117,7 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
       },
     });
     const r = await backend.statusLogin({ accessToken, userId, signal: controller.signal });
-    expect(r).toMatchObject({ ok: false, attempts: 1, error: { code: "ABORTED" } });
+    expect(r).toMatchObject({ ok: false, attempts: 1, error: { code: "aborted" } });
   });
 
   it("the default sleep really waits and honours the signal", async () => {
@@ -131,6 +131,6 @@ describe("statusLogin / statusLogout against the simulated service (spec 4.6)", 
       statusSync: { baseDelayMs: 1 },
     });
     const r = await backend.statusLogin({ accessToken, userId });
-    expect(r).toMatchObject({ ok: false, attempts: 3, error: { code: "SERVICE_ERROR", serviceStatus: 500 } });
+    expect(r).toMatchObject({ ok: false, attempts: 3, error: { code: "service_error", serviceStatus: 500 } });
   });
 });

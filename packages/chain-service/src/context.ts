@@ -1,131 +1,123 @@
-import { MaxUint256, type Provider, Wallet, formatEther, getAddress, parseEther } from "ethers";
-import { type SlotgateAddresses, type SlotgateContracts, connectContracts, deploy } from "@slotgate/contracts";
-import { BuiltInBundler } from "./bundler/built-in.js";
-import { ExternalBundler } from "./bundler/external.js";
-import { WalletNonces } from "./bundler/nonces.js";
-import type { UserOperationSubmitter } from "./bundler/submitter.js";
-import { startInProcessChain } from "./chain/in-process.js";
+import { hostname } from "node:os";
+import { randomBytes } from "node:crypto";
+import { type JsonRpcProvider, Wallet, formatEther, getAddress, parseEther } from "ethers";
+import { type SlotgateAddresses, type SlotgateContracts, connectContracts } from "@slotgate/contracts";
+import type { Database } from "@slotgate/storage";
 import { connectRpc } from "./chain/rpc.js";
-import { SerialTxSender } from "./chain/tx-queue.js";
-import type { ChainServiceConfig } from "./config.js";
+import { checkRecordsAgainstChain } from "./chain/records-check.js";
+import type { ChainServiceConfig, ChainServiceLogger, ChainServiceWarning } from "./config.js";
+import { presentAnswer } from "./content-tokens/providers.js";
 import { ChainServiceError } from "./errors.js";
 import { DEFAULT_PIN_PBKDF2_SALT } from "./keys/share-pin.js";
+import { type RecoveryVault, parseKey, recoveryVaultOf } from "./keys/recovery-vault.js";
+import { resealMnemonics } from "./keys/stored-mnemonic.js";
+import { type SponsorshipRules, sponsorshipRules } from "./operations/sponsorship-policy.js";
 import { SponsoredOperations } from "./operations/sponsored.js";
-import type { SqlDatabase } from "./storage/database.js";
-import { migrate } from "./storage/migrations.js";
+import { migrateChainService } from "./storage/migrations.js";
 import type { PinLockoutPolicy } from "./storage/pin-attempts.js";
+import { WriteWaits } from "./writes/engine.js";
+import { ExternalOperationWriter } from "./writes/external-writer.js";
+import type { LeasedLoop } from "./writes/leased-loop.js";
+import { OperationPlanner } from "./writes/operation-planner.js";
+import { MAX_SPEND_BATCH_LIMIT, OperatorPlanner, SPEND_BATCH_LIMIT } from "./writes/operator-planner.js";
+import { SignerWriter } from "./writes/signer-writer.js";
 
 /** @internal Everything the feature modules share. */
 export interface ServiceContext {
-  db: SqlDatabase;
+  db: Database;
+  /** Seals the server shares and the providers' AES keys (and the mnemonics of records not yet re-sealed). */
   kek: Buffer;
-  provider: Provider;
+  /** Seals the stored owner mnemonics (`_MN`, pending rotations): the recovery-only key. */
+  vault: RecoveryVault;
+  provider: JsonRpcProvider;
   chainId: bigint;
   addresses: SlotgateAddresses;
-  /** Contracts bound to the operator signer. */
+  /** Contracts bound to the operator signer (reads and call encoding; writes go through {@link ServiceContext.writes}). */
   contracts: SlotgateContracts;
-  operator: SerialTxSender;
+  /** Who sends what: the queues (`cs_writes.signer`) of the platform's writes. */
+  signers: {
+    /** The operator's address: provider registrations, purchases, releases, funding. */
+    operator: string;
+    /** The address that records spending (`increase_used`). */
+    spendRecorder: string;
+    /** The queue of sponsored UserOperations: the bundler key's address, or the external bundler's id. */
+    bundler: string;
+  };
+  /** Records durable writes and waits for their outcome. */
+  writes: WriteWaits;
+  /** The writer loops of this process (one per queue; only the lease holder of each sends). */
+  writers: LeasedLoop[];
   sponsored: SponsoredOperations;
-  submitter: UserOperationSubmitter;
+  /** What the paymaster sponsors. */
+  sponsorship: SponsorshipRules;
   pin: { salt: string; iterations: number; lockout: PinLockoutPolicy };
   spendMaxAgeSeconds: number;
   now: () => Date;
-  /** Releases the chain connection (RPC mode). */
-  closeChain: () => void;
-  /** Development-chain helpers (time travel), only for the in-process chain. */
-  devChain?: { increaseTime(seconds: number): Promise<void> };
+  /** Stops the writers (their leases are given up) and the chain connection. */
+  close: () => Promise<void>;
+  /** A development chain (well-known keys): `devFundSlot` is served. */
+  development: boolean;
+  /** Structured log (no-op unless configured). */
+  log: ChainServiceLogger;
+  /** Bundles sent by the built-in bundler of this process, by size. */
+  bundleSizes: Map<number, number>;
 }
 
-const senders = new Map<string, SerialTxSender>();
+const silent = () => undefined;
+const NO_LOG: ChainServiceLogger = { debug: silent, info: silent, warn: silent, error: silent };
 
-/** One serial sender per EOA per process, so two services on one chain never collide on nonces. */
-function senderFor(wallet: Wallet, scope: string): SerialTxSender {
-  const key = `${scope}:${wallet.address}`;
-  let sender = senders.get(key);
-  if (sender === undefined) {
-    sender = new SerialTxSender(wallet);
-    senders.set(key, sender);
+/**
+ * @internal Connects the chain over JSON-RPC, checks the deployment and the records, and starts the
+ * writers: one per platform key (operator, bundler) and, with an external bundler, one that hands
+ * operations to it.
+ */
+/** The configured spend batch limit, checked: a whole number from 1 to {@link MAX_SPEND_BATCH_LIMIT}. */
+function spendBatchLimitOf(config: ChainServiceConfig): number {
+  const limit = config.spendBatchLimit ?? SPEND_BATCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SPEND_BATCH_LIMIT) {
+    throw new ChainServiceError("invalid_request", `spendBatchLimit must be a whole number from 1 to ${MAX_SPEND_BATCH_LIMIT}`);
   }
-  return sender;
+  return limit;
 }
 
-function parseKek(value: string | Uint8Array): Buffer {
-  const kek = typeof value === "string" ? Buffer.from(/^[0-9a-fA-F]{64}$/.test(value) ? value : "", "hex") : Buffer.from(value);
-  if (kek.length !== 32) {
-    throw new ChainServiceError("invalid_request", "keyEncryptionKey must be 32 bytes (64 hex characters)");
-  }
-  return kek;
-}
-
-/** @internal Boots the chain connection, deploys in-process, wires the bundler. */
 export async function createContext(config: ChainServiceConfig): Promise<ServiceContext> {
-  const warn = config.warn ?? ((message: string) => console.warn(message));
-  const kek = parseKek(config.keyEncryptionKey);
-  await migrate(config.db);
-  const chain = config.chain ?? { kind: "in-process" as const };
+  const warn = config.warn ?? ((warning: ChainServiceWarning) => console.warn(warning.message));
+  const kek = parseKey(config.keyEncryptionKey, "keyEncryptionKey");
+  const vault = recoveryVaultOf(config.recoveryKey, kek);
+  spendBatchLimitOf(config);
+  const chain = config.chain;
+  await migrateChainService(config.db);
 
-  let provider: Provider;
-  let operatorWallet: Wallet;
-  let paymasterSigner: Wallet;
-  let bundlerWallet: Wallet;
-  let addresses: SlotgateAddresses;
-  let scope: string;
-  let devChain: ServiceContext["devChain"];
-  if (chain.kind === "in-process") {
-    const local = await startInProcessChain();
-    provider = local.provider;
-    operatorWallet = new Wallet(local.devKey(0), provider);
-    paymasterSigner = new Wallet(local.devKey(1), provider);
-    bundlerWallet = new Wallet(local.devKey(2), provider);
-    scope = "in-process";
-    // Deploy through the shared serial sender so parallel services do not race on the deployer's nonce.
-    const deployed = await deploy(operatorWallet, {
-      paymasterSigner: paymasterSigner.address,
-      paymasterDeposit: chain.paymasterDeposit ?? parseEther("100"),
-    });
-    senders.delete(`${scope}:${operatorWallet.address}`);
-    addresses = {
-      xotn: deployed.xotn,
-      exchange: deployed.exchange,
-      entryPoint: deployed.entryPoint,
-      factory: deployed.factory,
-      paymaster: deployed.paymaster,
-    };
-    devChain = {
-      async increaseTime(seconds) {
-        await local.eip1193.request({ method: "evm_increaseTime", params: [seconds] });
-        await local.eip1193.request({ method: "evm_mine", params: [] });
-      },
-    };
-    warn(
-      "[chain-service] development defaults: in-process Hardhat chain with freshly deployed contracts and well-known development keys; configure chain.kind = \"rpc\" for production",
-    );
-  } else {
-    const rpc = connectRpc(chain.rpcUrl);
-    provider = rpc;
-    const wallet = (key: string, what: string) => {
-      try {
-        return new Wallet(key, provider);
-      } catch (cause) {
-        rpc.destroy();
-        throw new ChainServiceError("invalid_request", `${what} is not a valid private key`, { cause });
-      }
-    };
-    operatorWallet = wallet(chain.operatorKey, "operatorKey");
-    paymasterSigner = wallet(chain.paymasterSignerKey, "paymasterSignerKey");
-    bundlerWallet = wallet(chain.bundlerKey, "bundlerKey");
-    const { xotn, exchange, entryPoint, factory, paymaster } = chain.addresses;
-    addresses = { xotn, exchange, entryPoint, factory, paymaster };
-    scope = "rpc";
-  }
-
-  const closeChain = () => {
-    if (chain.kind === "rpc") (provider as ReturnType<typeof connectRpc>).destroy();
+  const rpc = connectRpc(chain.rpcUrl, chain.requestTimeoutMs);
+  const wallet = (key: string, what: string) => {
+    try {
+      return new Wallet(key, rpc);
+    } catch (cause) {
+      rpc.destroy();
+      throw new ChainServiceError("invalid_request", `${what} is not a valid private key`, { cause });
+    }
   };
+  const operatorWallet = wallet(chain.operatorKey, "operatorKey");
+  const spendRecorderWallet = wallet(chain.spendRecorderKey, "spendRecorderKey");
+  const paymasterSigner = wallet(chain.paymasterSignerKey, "paymasterSignerKey");
+  const bundlerWallet = wallet(chain.bundlerKey, "bundlerKey");
+  const { xotn, exchange, entryPoint, factory, paymaster } = chain.addresses;
+  const addresses = { xotn, exchange, entryPoint, factory, paymaster };
+  const development = chain.development === true;
+  if (development) warn({ code: "development_chain", message: "a development chain with well-known development keys is in use" });
+  let ctx: ServiceContext | undefined;
   try {
-    return await wire(config, { provider, operatorWallet, paymasterSigner, bundlerWallet, addresses, scope, kek, warn, closeChain, devChain });
+    ctx = await wire(config, { provider: rpc, operatorWallet, spendRecorderWallet, paymasterSigner, bundlerWallet, addresses, kek, vault, warn, development });
+    await checkRecordsAgainstChain(ctx, warn);
+    const resealed = await resealMnemonics(config.db, ctx);
+    if (resealed > 0) {
+      warn({ code: "mnemonics_resealed", message: `${resealed} stored mnemonics sealed under the key-encryption key were sealed again under the recovery key` });
+    }
+    for (const writer of ctx.writers) writer.start();
+    return ctx;
   } catch (error) {
-    closeChain();
+    if (ctx) await ctx.close();
+    else rpc.destroy();
     throw error;
   }
 }
@@ -133,97 +125,160 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
 async function wire(
   config: ChainServiceConfig,
   parts: {
-    provider: Provider;
+    provider: JsonRpcProvider;
     operatorWallet: Wallet;
+    spendRecorderWallet: Wallet;
     paymasterSigner: Wallet;
     bundlerWallet: Wallet;
     addresses: SlotgateAddresses;
-    scope: string;
     kek: Buffer;
-    warn: (message: string) => void;
-    closeChain: () => void;
-    devChain: ServiceContext["devChain"];
+    vault: RecoveryVault;
+    warn: (warning: ChainServiceWarning) => void;
+    development: boolean;
   },
 ): Promise<ServiceContext> {
-  const { provider, operatorWallet, paymasterSigner, bundlerWallet, addresses, scope, kek, warn, closeChain, devChain } = parts;
+  const { provider, operatorWallet, spendRecorderWallet, paymasterSigner, bundlerWallet, addresses, kek, vault, warn, development } = parts;
+  const db = config.db;
   let chainId: bigint;
   try {
     chainId = (await provider.getNetwork()).chainId;
   } catch (cause) {
     throw new ChainServiceError("chain_unavailable", undefined, { cause });
   }
-  const operator = senderFor(operatorWallet, scope);
   const contracts = connectContracts(addresses, operatorWallet);
-  await checkDeployment(provider, addresses, contracts, { operator: operatorWallet.address, paymasterSigner: paymasterSigner.address }, warn);
+  await checkDeployment(
+    provider,
+    addresses,
+    contracts,
+    { operator: operatorWallet.address, spendRecorder: spendRecorderWallet.address, paymasterSigner: paymasterSigner.address },
+    warn,
+  );
+  const sponsorship = sponsorshipRules(config.sponsorship, addresses.xotn);
 
-  // The operator buys content tokens on the slot's behalf (see docs/decisions/chain-service.md).
-  const allowance = await contracts.xotn.allowance(operator.address, addresses.exchange);
-  if (allowance < MaxUint256 / 2n) {
-    await operator.sendAndWait({
-      to: addresses.xotn,
-      data: contracts.xotn.interface.encodeFunctionData("approve", [addresses.exchange, MaxUint256]),
+  const holder = config.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  const writers = new Map<string, LeasedLoop>();
+  const writes = new WriteWaits({
+    db,
+    waitMs: config.writeWaitMs ?? 30_000,
+    kick: (record) => writers.get(record.signer)?.kick(),
+    present: (result) => presentAnswer({ db, kek }, result),
+  });
+  const onSettled = (ids: readonly string[]) => writes.notify(ids);
+
+  const operator = new SignerWriter({
+    db,
+    holder,
+    provider,
+    wallet: operatorWallet,
+    chainId,
+    onSettled,
+    planner: new OperatorPlanner({ db, provider, contracts, exchange: addresses.exchange, from: operatorWallet.address, spendBatchLimit: spendBatchLimitOf(config) }),
+  });
+  writers.set(operator.address, operator);
+  // The spend recorder's spends (batched per cuid); one writer when it is the operator's key too.
+  if (!writers.has(spendRecorderWallet.address)) {
+    const recorder = new SignerWriter({
+      db,
+      holder,
+      provider,
+      wallet: spendRecorderWallet,
+      chainId,
+      onSettled,
+      planner: new OperatorPlanner({
+        db,
+        provider,
+        contracts,
+        exchange: addresses.exchange,
+        from: spendRecorderWallet.address,
+        spendBatchLimit: spendBatchLimitOf(config),
+      }),
     });
+    writers.set(recorder.address, recorder);
   }
 
-  const nonces = new WalletNonces(provider, addresses.entryPoint, addresses.paymaster);
   const bundlerConfig = config.bundler ?? { kind: "built-in" as const };
-  const submitter: UserOperationSubmitter =
+  const bundleSizes = new Map<number, number>();
+  const operations = new OperationPlanner({
+    onBundle: (size) => bundleSizes.set(size, (bundleSizes.get(size) ?? 0) + 1),
+    db,
+    provider,
+    entryPoint: addresses.entryPoint,
+    bundler: bundlerWallet.address,
+    maxBatch: bundlerConfig.kind === "built-in" ? (bundlerConfig.maxBatchSize ?? 24) : 1,
+  });
+  const bundler =
     bundlerConfig.kind === "built-in"
-      ? new BuiltInBundler({
-          entryPoint: addresses.entryPoint,
-          chainId,
-          sender: senderFor(bundlerWallet, scope),
-          ...(bundlerConfig.batchIntervalMs === undefined ? {} : { batchIntervalMs: bundlerConfig.batchIntervalMs }),
-          ...(bundlerConfig.maxBatchSize === undefined ? {} : { maxBatchSize: bundlerConfig.maxBatchSize }),
-          onSenderReset: (sender) => nonces.reset(sender),
-        })
-      : new ExternalBundler({
+      ? new SignerWriter({ db, holder, provider, wallet: bundlerWallet, chainId, onSettled, planner: operations })
+      : new ExternalOperationWriter({
+          db,
+          holder,
+          provider,
           url: bundlerConfig.url,
           entryPoint: addresses.entryPoint,
-          chainId,
-          ...(bundlerConfig.pollIntervalMs === undefined ? {} : { pollIntervalMs: bundlerConfig.pollIntervalMs }),
+          planner: operations,
+          onSettled,
+          ...(bundlerConfig.pollIntervalMs === undefined ? {} : { idleMs: bundlerConfig.pollIntervalMs }),
           ...(bundlerConfig.fetch === undefined ? {} : { fetch: bundlerConfig.fetch }),
         });
+  if (writers.has(bundler.address)) {
+    throw new ChainServiceError("invalid_request", "bundlerKey must differ from operatorKey and spendRecorderKey: each key's transactions are sent by one writer");
+  }
+  writers.set(bundler.address, bundler);
 
+  const budgets = config.sponsorship ?? {};
+  const now = config.now ?? (() => new Date());
   const sponsored = new SponsoredOperations({
+    db,
     provider,
     addresses,
     chainId,
     paymasterSigner,
-    nonces,
-    submitter,
+    signer: bundler.address,
+    writes,
     validForSeconds: config.sponsorshipSeconds ?? 300,
+    budgets: { userWeiPerDay: budgets.userWeiPerDay ?? 10n ** 18n, cuidWeiPerDay: budgets.cuidWeiPerDay ?? 50n * 10n ** 18n },
+    sponsorship,
+    now,
   });
 
+  const loops = [...writers.values()];
   return {
-    db: config.db,
+    db,
     kek,
+    vault,
     provider,
     chainId,
     addresses,
     contracts,
-    operator,
+    signers: { operator: operatorWallet.address, spendRecorder: spendRecorderWallet.address, bundler: bundler.address },
+    writes,
+    writers: loops,
     sponsored,
-    submitter,
+    sponsorship,
     pin: {
       salt: config.pinPbkdf2Salt ?? DEFAULT_PIN_PBKDF2_SALT,
       iterations: config.pinPbkdf2Iterations ?? 100_000,
       lockout: { maxFailures: 5, lockSeconds: 900, ...config.pinLockout },
     },
     spendMaxAgeSeconds: config.spendMaxAgeSeconds ?? 300,
-    now: config.now ?? (() => new Date()),
-    closeChain,
-    ...(devChain ? { devChain } : {}),
+    now,
+    close: async () => {
+      await Promise.all(loops.map((loop) => loop.stop()));
+      provider.destroy();
+    },
+    development,
+    log: config.log ?? NO_LOG,
+    bundleSizes,
   };
 }
 
 /** Start-up checks of a configured deployment: fails fast with a message naming what is wrong. */
 async function checkDeployment(
-  provider: Provider,
+  provider: JsonRpcProvider,
   addresses: SlotgateAddresses,
   contracts: SlotgateContracts,
-  keys: { operator: string; paymasterSigner: string },
-  warn: (message: string) => void,
+  keys: { operator: string; spendRecorder: string; paymasterSigner: string },
+  warn: (warning: ChainServiceWarning) => void,
 ): Promise<void> {
   try {
     for (const [name, address] of Object.entries(addresses)) {
@@ -234,12 +289,23 @@ async function checkDeployment(
     if (getAddress(await contracts.paymaster.verifyingSigner()) !== getAddress(keys.paymasterSigner)) {
       throw new ChainServiceError("chain_unavailable", "the paymaster signer key is not the paymaster's verifyingSigner");
     }
-    if (getAddress(await contracts.exchange.owner()) !== getAddress(keys.operator)) {
-      throw new ChainServiceError("chain_unavailable", "the operator key is not the owner of the exchange");
+    const [exchangeOperator, exchangeOwner, exchangeRecorder] = await Promise.all([
+      contracts.exchange.operator(),
+      contracts.exchange.owner(),
+      contracts.exchange.spendRecorder(),
+    ]);
+    if (![exchangeOperator, exchangeOwner].map((address) => getAddress(address)).includes(getAddress(keys.operator))) {
+      throw new ChainServiceError("chain_unavailable", "the operator key is neither the exchange's operator nor its owner");
+    }
+    if (getAddress(exchangeRecorder) !== getAddress(keys.spendRecorder)) {
+      throw new ChainServiceError("chain_unavailable", "the spend-recorder key is not the exchange's spendRecorder");
     }
     const deposit = await contracts.entryPoint.balanceOf(addresses.paymaster);
     if (deposit < parseEther("0.1")) {
-      warn(`[chain-service] the paymaster's EntryPoint deposit is low (${formatEther(deposit)} ETH): sponsored operations will fail when it runs out`);
+      warn({
+        code: "low_paymaster_deposit",
+        message: `the paymaster's EntryPoint deposit is low (${formatEther(deposit)} ETH): sponsored operations will fail when it runs out`,
+      });
     }
   } catch (cause) {
     if (cause instanceof ChainServiceError) throw cause;

@@ -14,6 +14,7 @@ export type ChainServiceErrorCode = Extract<
   | "mnemonic_mismatch"
   | "identity_not_verified"
   | "not_owner"
+  | "sponsorship_refused"
   | "provider_not_registered"
   | "cuid_taken"
   | "release_disabled"
@@ -26,6 +27,9 @@ export type ChainServiceErrorCode = Extract<
   | "slot_not_found"
   | "chain_unavailable"
   | "chain_reverted"
+  | "idempotency_key_reused"
+  | "sponsorship_budget_exceeded"
+  | "write_not_found"
   | "service_unavailable"
   | "internal_error"
 >;
@@ -81,7 +85,3 @@ export class ChainServiceError extends Error {
   }
 }
 
-/** @internal True when `error` is a {@link ChainServiceError} with one of `codes`. */
-export function isChainServiceError(error: unknown, ...codes: ChainServiceErrorCode[]): error is ChainServiceError {
-  return error instanceof ChainServiceError && (codes.length === 0 || codes.includes(error.code));
-}

@@ -1,12 +1,11 @@
+import { runWalletOperation } from "../src/operations/wallet-operation.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Wallet } from "ethers";
-import type { BuiltInBundler } from "../src/index.js";
-import { contextOf } from "../src/service.js";
-import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { type Harness, landedAnswer, newUserId, pinOf, startService, testIdentity } from "./helpers/setup.js";
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startService({ bundler: { kind: "built-in", batchIntervalMs: 20, maxBatchSize: 24 } });
+  h = await startService({ bundler: { kind: "built-in", maxBatchSize: 24 } });
 });
 afterAll(async () => {
   await h.service.close();
@@ -15,7 +14,7 @@ afterAll(async () => {
 describe("sponsored operations under concurrency", () => {
   it("lands 50 operations submitted at once (30 for one wallet, 4 each for five more) exactly once, batched", async () => {
     const { service } = h;
-    const ctx = contextOf(service);
+    const ctx = h.ctx;
     const users = await Promise.all(
       Array.from({ length: 6 }, async () => {
         const id = newUserId();
@@ -29,23 +28,17 @@ describe("sponsored operations under concurrency", () => {
     const receiver = Wallet.createRandom().address;
     const jobs = users.flatMap((user, index) =>
       Array.from({ length: counts[index]! }, (_, n) =>
-        service.verifyPin({
-          user_uuid: user.id,
-          ...user.pin,
-          key_share_user: user.reg.key_share_user,
-          operation: {
-            kind: "erc20_transfer",
-            from_address: user.reg.address,
-            to_address: receiver,
-            amount: String(n + 1),
-            contract_address: service.addresses.xotn,
-          },
-        }),
+        runWalletOperation(
+          ctx,
+          { user_uuid: user.id, ...user.pin, key_share_user: user.reg.key_share_user },
+          { kind: "erc20_transfer", from_address: user.reg.address, to_address: receiver, amount: String(n + 1), contract_address: service.addresses.xotn },
+          testIdentity(`user:${user.id}`),
+        ).then(landedAnswer),
       ),
     );
     expect(jobs).toHaveLength(50);
-    const bundler = ctx.submitter as BuiltInBundler;
-    const batchesBefore = bundler.stats.batches;
+    const bundler = ctx.writers.find((writer) => writer.address === ctx.signers.bundler)!;
+    const batchesBefore = bundler.stats.transactions;
     const results = await Promise.all(jobs);
 
     expect(new Set(results.map((r) => r.user_op_hash)).size).toBe(50);
@@ -58,7 +51,7 @@ describe("sponsored operations under concurrency", () => {
       expect(await xotn.balanceOf(user.reg.address)).toBe(1000n - BigInt((count * (count + 1)) / 2));
     }
     expect(await xotn.balanceOf(receiver)).toBe(BigInt(465 + 5 * 10));
-    const batches = bundler.stats.batches - batchesBefore;
+    const batches = bundler.stats.transactions - batchesBefore;
     expect(batches).toBeLessThan(50);
     expect(bundler.stats.largestBatch).toBeGreaterThan(1);
     expect(new Set(results.map((r) => r.tx_hash)).size).toBe(batches);
@@ -71,6 +64,6 @@ describe("sponsored operations under concurrency", () => {
     const results = await Promise.all(Array.from({ length: 20 }, () => service.fundWallet({ user_uuid: user, xotn: "3" })));
     expect(new Set(results.map((r) => r.tx_hash)).size).toBe(20);
     const slot = (await service.contentAddressFor(user))!;
-    expect(await contextOf(service).contracts.xotn.balanceOf(slot)).toBe(60n);
+    expect(await h.ctx.contracts.xotn.balanceOf(slot)).toBe(60n);
   });
 });

@@ -4,7 +4,6 @@ import { Wallet, getAddress, parseEther } from "ethers";
 import { connectAccount } from "@slotgate/contracts";
 import { encryptHex } from "@slotgate/protocol/crypto";
 import { ChainServiceError, readMnemonicBackup } from "../src/index.js";
-import { contextOf } from "../src/service.js";
 import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
 
 let h: Harness;
@@ -24,10 +23,10 @@ async function rejects(promise: Promise<unknown>, code: string) {
   expect((error as ChainServiceError).code).toBe(code);
 }
 
-describe("end to end on the in-process chain", () => {
+describe("end to end on the development chain", () => {
   it("walks register -> sponsored deploy -> provider -> purchase -> spend -> release -> transfer -> slot exchange -> reset -> recovery", async () => {
     const { service } = h;
-    const ctx = contextOf(service);
+    const ctx = h.ctx;
     const { xotn } = ctx.contracts;
     const blockOf = () => ctx.provider.getBlockNumber();
 
@@ -45,24 +44,11 @@ describe("end to end on the in-process chain", () => {
     expect(slot).not.toBe(reg.address);
     expect(await service.walletAddressFor(alice)).toBe(reg.address);
     // The client reads its own backup words with its pin_hash.
-    const words = await readMnemonicBackup(reg.mnemonic, alicePin.pin_hash);
+    const words = await readMnemonicBackup(reg.mnemonic, alicePin.pin_hash, reg.key_share_user);
     expect(words.split(" ")).toHaveLength(12);
     await rejects(service.registerPin({ user_uuid: alice, ...alicePin }), "wallet_exists");
 
-    // 2. The slot wallet is deployed by its first sponsored operation: approve the purchase agent.
-    await service.fundWallet({ user_uuid: alice, xotn: parseEther("100").toString() });
-    expect(await ctx.provider.getCode(slot)).toBe("0x");
-    const approve = await service.verifyPin({
-      user_uuid: alice,
-      ...alicePin,
-      key_share_user: reg.key_share_user,
-      operation: { kind: "approve_purchases", amount: parseEther("100").toString() },
-    });
-    expect(approve.deployed_wallet).toBe(true);
-    expect(await ctx.provider.getCode(slot)).not.toBe("0x");
-    expect(await ctx.provider.getBalance(slot)).toBe(0n);
-
-    // 3. Provider registration: AES key and IV shown once; a second cuid reuses them.
+    // 2. Provider registration: AES key and IV shown once; a second cuid reuses them.
     const clientId = `sg_${randomBytes(8).toString("hex")}`;
     const providerWallet = Wallet.createRandom().address;
     const cuid = `game-${randomBytes(4).toString("hex")}`;
@@ -76,11 +62,30 @@ describe("end to end on the in-process chain", () => {
     const iv = provider.aes_iv!;
     expect((await service.testEncryption({ client_id: clientId, test_string: "hello" })).encrypted_string).toBe(encryptHex("hello", key, iv));
 
+    // 3. The slot wallet is deployed by its first sponsored operation: consent to purchases for the cuid.
+    await service.fundWallet({ user_uuid: alice, xotn: parseEther("100").toString() });
+    expect(await ctx.provider.getCode(slot)).toBe("0x");
+    const approve = await service.verifyPin({
+      user_uuid: alice,
+      ...alicePin,
+      key_share_user: reg.key_share_user,
+      operation: { kind: "approve_purchases", cuid, amount: "5000" },
+    });
+    expect(approve.deployed_wallet).toBe(true);
+    expect(await ctx.provider.getCode(slot)).not.toBe("0x");
+    expect(await ctx.provider.getBalance(slot)).toBe(0n);
+
+    expect(await ctx.contracts.exchange.purchase_allowance(slot, cuid)).toBe(5000n);
+    // The consent is for this cuid only, even another cuid of the same provider gets nothing.
+    await rejects(service.buyContentToken({ client_id: clientId, user_dbkey: String(alice), amount: "1", cuid: `${cuid}-b` }), "insufficient_allowance");
+
     // 4. Purchase: 15% to the treasury, 85% to the provider, tokens 1:1 to the slot.
     const treasury = service.addresses.operator;
     const treasuryBefore: bigint = await xotn.balanceOf(treasury);
     const bought = await service.buyContentToken({ client_id: clientId, user_dbkey: String(alice), amount: "1000", cuid });
     expect(bought).toMatchObject({ token_amount: "1000", xotn_paid: "1000", platform_fee: "150", provider_received: "850" });
+    // Spec 4.7's field order, also when the answer is read back from the writes table.
+    expect(Object.keys(bought)).toEqual(["success", "tx_hash", "token_amount", "xotn_paid", "platform_fee", "provider_received"]);
     expect(await xotn.balanceOf(providerWallet)).toBe(850n);
     expect((await xotn.balanceOf(treasury)) - treasuryBefore).toBe(150n);
     expect(await xotn.balanceOf(slot)).toBe(parseEther("100") - 1000n);
@@ -140,15 +145,16 @@ describe("end to end on the in-process chain", () => {
       from_uuid: String(alice),
       to_uuid: String(bob),
       meta_idx: 7,
-      pin: { ...alicePin, key_share_user: reg.key_share_user },
+      ...alicePin,
+      key_share_user: reg.key_share_user,
     });
     expect(exchanged.new_owner).toBe(bobReg.address);
     expect(await service.slotOwner(cuid, 7)).toBe(bobReg.address);
     await rejects(
-      service.exchangeSlotOwner({ state: "s2", cu_id: cuid, from_uuid: String(alice), to_uuid: String(bob), meta_idx: 7, pin: { ...alicePin, key_share_user: reg.key_share_user } }),
+      service.exchangeSlotOwner({ state: "s2", cu_id: cuid, from_uuid: String(alice), to_uuid: String(bob), meta_idx: 7, ...alicePin, key_share_user: reg.key_share_user }),
       "not_owner",
     );
-    await service.exchangeSlotOwner({ state: "s3", cu_id: cuid, from_uuid: String(bob), to_uuid: String(alice), meta_idx: 7, pin: { ...bobPin, key_share_user: bobReg.key_share_user } });
+    await service.exchangeSlotOwner({ state: "s3", cu_id: cuid, from_uuid: String(bob), to_uuid: String(alice), meta_idx: 7, ...bobPin, key_share_user: bobReg.key_share_user });
     expect(await service.slotOwner(cuid, 7)).toBe(reg.address);
 
     // 9. PIN reset with the mnemonic: same owner and address, no chain transaction, old share refused.
@@ -158,6 +164,7 @@ describe("end to end on the in-process chain", () => {
     const reset = await service.resetPin({ user_uuid: alice, mnemonic: words, new_pin_hash: newPin.pin_hash, new_pin_salt: newPin.pin_salt });
     expect(await blockOf()).toBe(blockBeforeReset);
     expect(reset.data[0]!.address).toBe(reg.address);
+    expect(await readMnemonicBackup(reset.data[0]!.mnemonic, newPin.pin_hash, reset.data[0]!.key_share_user)).toBe(words);
     await rejects(service.verifyPin({ user_uuid: alice, ...alicePin, key_share_user: reg.key_share_user }), "pin_invalid");
     alicePin = newPin;
     const shareAfterReset = reset.data[0]!.key_share_user;
@@ -180,7 +187,7 @@ describe("end to end on the in-process chain", () => {
     expect(await service.balanceOf(slot, cuid)).toMatchObject({ balance: "1700", used_balances: "400" });
     expect(await service.slotOwner(cuid, 7)).toBe(reg.address);
     await rejects(service.verifyPin({ user_uuid: alice, ...alicePin, key_share_user: shareAfterReset }), "pin_invalid");
-    const newWords = await readMnemonicBackup(recovered.mnemonic, recoveryPin.pin_hash);
+    const newWords = await readMnemonicBackup(recovered.mnemonic, recoveryPin.pin_hash, recovered.key_share_user);
     expect(newWords).not.toBe(words);
     // The new key signs: a transfer from the slot still works and the allowance survived.
     await service.transferToken(alice, {
@@ -198,17 +205,25 @@ describe("end to end on the in-process chain", () => {
 });
 
 describe("development funding", () => {
-  it("devFundSlot gives a user without a PIN a deployed, funded slot that can buy", async () => {
+  it("devFundSlot gives a user without a PIN a deployed, funded slot that can buy that much of the caller's cuid, and no more", async () => {
     const { service } = h;
     const user = newUserId();
     const clientId = `sg_${randomBytes(8).toString("hex")}`;
     const cuid = `dev-${randomBytes(4).toString("hex")}`;
+    const otherClient = `sg_${randomBytes(8).toString("hex")}`;
+    const otherCuid = `dev-${randomBytes(4).toString("hex")}`;
     await service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
-    const { address } = await service.devFundSlot({ user_uuid: user, xotn: "500" });
+    await service.initPermissionProvider({ client_id: otherClient, cuid: otherCuid, release_per: 0, owner_addr: Wallet.createRandom().address });
+    await rejects(service.devFundSlot({ user_uuid: user, xotn: "500", cuid, client_id: otherClient }), "provider_not_registered");
+    const { address } = await service.devFundSlot({ user_uuid: user, xotn: "500", cuid, client_id: clientId });
     expect(await service.contentAddressFor(user)).toBe(address);
+    expect(await h.ctx.contracts.exchange.purchase_allowance(address, cuid)).toBe(500n);
+    expect(await h.ctx.contracts.exchange.purchase_allowance(address, otherCuid)).toBe(0n);
+    // The other provider cannot spend the slot's XOTN on its own cuid.
+    await rejects(service.buyContentToken({ client_id: otherClient, user_dbkey: String(user), amount: "1", cuid: otherCuid }), "insufficient_allowance");
     const bought = await service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "500", cuid });
     expect(bought.provider_received).toBe("425");
-    await rejects(service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid }), "insufficient_balance");
+    await rejects(service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid }), "insufficient_allowance");
   });
 
   it("maps a reverted wallet call to its specific code", async () => {
@@ -219,7 +234,7 @@ describe("development funding", () => {
     const clientId = `sg_${randomBytes(8).toString("hex")}`;
     const cuid = `rv-${randomBytes(4).toString("hex")}`;
     await service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
-    // The slot holds no XOTN: the exchange reverts inside the operation (gas is still sponsored).
+    // The slot holds no XOTN: the call reverts in simulation, so the platform never signs it.
     await rejects(
       service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "buy_content_token", cuid, amount: "5" } }),
       "insufficient_balance",

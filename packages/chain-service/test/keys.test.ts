@@ -1,4 +1,4 @@
-import { pbkdf2Sync, randomBytes } from "node:crypto";
+import { hkdfSync, pbkdf2Sync, randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { computeAddress } from "ethers";
@@ -16,6 +16,7 @@ import {
   wipe,
 } from "../src/keys/index.js";
 import { DEFAULT_PIN_PBKDF2_SALT, deriveSharePin } from "../src/keys/share-pin.js";
+import { ChainServiceError } from "../src/errors.js";
 
 describe("key split", () => {
   it("restore(split(key)) is the key, for any key and share_pin", () => {
@@ -114,12 +115,20 @@ describe("sealing", () => {
     expect(sealHex("same", key)).not.toBe(sealHex("same", key));
   });
 
-  it("the client reads its backup words with its pin_hash only", async () => {
+  it("the client reads its backup words with its pin_hash and its key share together; the PIN alone does not open them", async () => {
     const pinHash = "12".repeat(32);
+    const shareUser = randomBytes(32);
     const owner = generateOwnerKey();
     const sharePin = await deriveSharePin(pinHash);
-    const sealed = sealHex(owner.mnemonic, deriveBackupKey(sharePin));
-    expect(await readMnemonicBackup(sealed, pinHash)).toBe(owner.mnemonic);
-    expect(await readMnemonicBackup(sealed, "34".repeat(32)).catch(() => "garbage")).not.toBe(owner.mnemonic);
+    const sealed = sealHex(owner.mnemonic, deriveBackupKey(sharePin, shareUser));
+    expect(await readMnemonicBackup(sealed, pinHash, shareUser.toString("hex"))).toBe(owner.mnemonic);
+    expect(await readMnemonicBackup(sealed, "34".repeat(32), shareUser.toString("hex"))).not.toBe(owner.mnemonic);
+    // An offline attacker with the backup and the PIN (or a guess of it), but not the share: garbage.
+    const pinOnlyKey = Buffer.from(hkdfSync("sha256", sharePin, Buffer.alloc(0), "slotgate/mnemonic-backup/v1", 32));
+    expect(openHex(sealed, pinOnlyKey)).not.toBe(owner.mnemonic);
+    for (const guess of [Buffer.alloc(32), randomBytes(32)]) {
+      expect(openHex(sealed, deriveBackupKey(sharePin, guess))).not.toBe(owner.mnemonic);
+    }
+    expect(() => deriveBackupKey(sharePin, Buffer.alloc(31))).toThrow(ChainServiceError);
   });
 });

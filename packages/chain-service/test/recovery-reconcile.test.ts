@@ -1,34 +1,33 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getAddress, parseEther } from "ethers";
 import { connectAccount } from "@slotgate/contracts";
-import { ChainServiceError, type SqlDatabase, readMnemonicBackup } from "../src/index.js";
-import { contextOf } from "../src/service.js";
+import type { Database, Queryable } from "@slotgate/storage";
+import { ChainServiceError, readMnemonicBackup } from "../src/index.js";
 import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
 
 /** Fails the transaction that rotates the owner (after running its statements, so it really rolls back). */
 let failRotation = false;
-function faulty(db: SqlDatabase): SqlDatabase {
-  const wrap = (inner: SqlDatabase, inTx: boolean): SqlDatabase => ({
-    query: (text, params) => inner.query(text, params),
+function faulty(db: Database): Database {
+  return {
+    ...db,
+    query: (text, params) => db.query(text, params),
     transaction: (fn) =>
-      inner.transaction(async (tx) => {
+      db.transaction(async (tx) => {
         let rotates = false;
-        const spy: SqlDatabase = {
+        const spy: Queryable = {
           query: (text, params) => {
             if (text.includes("SET owner_eoa")) rotates = true;
             return tx.query(text, params);
           },
-          transaction: (inner2) => wrap(tx, true).transaction(inner2),
         };
         const result = await fn(spy);
-        if (rotates && failRotation && !inTx) {
+        if (rotates && failRotation) {
           failRotation = false;
           throw new Error("injected database failure");
         }
         return result;
       }),
-  });
-  return wrap(db, false);
+  };
 }
 
 let h: Harness;
@@ -42,14 +41,16 @@ afterAll(async () => {
 describe("recovery is reconciled after a failed database step", () => {
   it("keeps the chain owner's key and finishes at the next recovery", async () => {
     const { service } = h;
-    const ctx = contextOf(service);
+    const ctx = h.ctx;
     const user = newUserId();
     const pin = pinOf("777777");
     const reg = (await service.registerPin({ user_uuid: user, ...pin })).data[0]!;
     const slot = (await service.contentAddressFor(user))!;
     await service.fundWallet({ user_uuid: user, xotn: parseEther("1").toString() });
+    const cuid = `rr-${user}`;
+    await service.initPermissionProvider({ client_id: `sg_rr_${user}`, cuid, release_per: 0, owner_addr: `0x${"ab".repeat(20)}` });
     // Deploy the slot wallet; the user wallet stays undeployed (recovery must deploy it).
-    await service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", amount: "5" } });
+    await service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", cuid, amount: "5" } });
     const originalOwner = getAddress(await connectAccount(slot, ctx.provider).owner());
 
     failRotation = true;
@@ -62,10 +63,10 @@ describe("recovery is reconciled after a failed database step", () => {
     expect(chainOwner).not.toBe(originalOwner);
     expect(getAddress(await connectAccount(reg.address, ctx.provider).owner())).toBe(chainOwner);
     const stored = await h.db.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user]);
-    expect(getAddress(stored.rows[0]!.owner_eoa)).toBe(originalOwner);
+    expect(getAddress(stored[0]!.owner_eoa)).toBe(originalOwner);
     // The old key still unlocks in the database, but the chain refuses its signature.
     const stale = await service
-      .verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", amount: "6" } })
+      .verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", cuid, amount: "6" } })
       .catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ChainServiceError);
     expect((stale as ChainServiceError).code).toBe("chain_reverted");
@@ -78,19 +79,19 @@ describe("recovery is reconciled after a failed database step", () => {
     expect(finalOwner).not.toBe(chainOwner);
     expect(finalOwner).not.toBe(originalOwner);
     const after = await h.db.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user]);
-    expect(getAddress(after.rows[0]!.owner_eoa)).toBe(finalOwner);
+    expect(getAddress(after[0]!.owner_eoa)).toBe(finalOwner);
     const pending = await h.db.query("SELECT 1 FROM cs_pending_rotations WHERE user_uuid = $1", [user]);
-    expect(pending.rows).toHaveLength(0);
-    const words = await readMnemonicBackup(recovered.mnemonic, secondPin.pin_hash);
+    expect(pending).toHaveLength(0);
+    const words = await readMnemonicBackup(recovered.mnemonic, secondPin.pin_hash, recovered.key_share_user);
     expect(words.split(" ")).toHaveLength(12);
-    // The new share signs; the wallet kept its allowance.
+    // The new share signs; the wallet's consent is replaced.
     const ok = await service.verifyPin({
       user_uuid: user,
       ...secondPin,
       key_share_user: recovered.key_share_user,
-      operation: { kind: "approve_purchases", amount: "7" },
+      operation: { kind: "approve_purchases", cuid, amount: "7" },
     });
     expect(ok.tx_hash).toMatch(/^0x/);
-    expect(await ctx.contracts.xotn.allowance(slot, service.addresses.operator)).toBe(7n);
+    expect(await ctx.contracts.exchange.purchase_allowance(slot, cuid)).toBe(7n);
   });
 });

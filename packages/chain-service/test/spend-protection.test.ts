@@ -22,10 +22,10 @@ beforeAll(async () => {
   const reg = (await service.registerPin({ user_uuid: user, ...pin })).data[0]!;
   slot = (await service.contentAddressFor(user))!;
   await service.fundWallet({ user_uuid: user, xotn: "10000" });
-  await service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", amount: "10000" } });
   clientId = `sg_${randomBytes(6).toString("hex")}`;
   cuid = `cuid-${randomBytes(4).toString("hex")}`;
   const provider = await service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
+  await service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", cuid, amount: "10000" } });
   key = provider.aes_key!;
   iv = provider.aes_iv!;
   await service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1000", cuid });
@@ -100,7 +100,7 @@ describe("encrypted spend protection", () => {
     const message = encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce, ts }), key, iv);
     await h.service.increaseUsed(clientId, { encrypted_message: message });
     const count = async () =>
-      (await h.db.query("SELECT 1 FROM cs_spend_nonces WHERE client_id = $1 AND nonce = $2", [clientId, nonce])).rows.length;
+      (await h.db.query("SELECT 1 FROM cs_spend_nonces WHERE client_id = $1 AND nonce = $2", [clientId, nonce])).length;
     expect(await count()).toBe(1);
     now = new Date(now.getTime() + 11 * 60 * 1000);
     const later = encryptHex(
@@ -131,5 +131,59 @@ describe("encrypted spend protection", () => {
     expect(await codeOf(h.service.increaseUsed(clientId, { encrypted_message: foreign }))).toBe("encrypted_message_mismatch");
     const ghost = encryptHex(JSON.stringify({ ...base, cuid, user_dbkey: "999999999999", nonce: randomBytes(12).toString("hex") }), key, iv);
     expect(await codeOf(h.service.increaseUsed(clientId, { encrypted_message: ghost }))).toBe("slot_not_found");
+  });
+});
+
+describe("AES key rotation with an overlap window", () => {
+  const message = (k: string, i: string) =>
+    encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce: randomBytes(12).toString("hex"), ts: Math.floor(now.getTime() / 1000) }), k, i);
+
+  it("shows the provider side: key state, replay protection, cuids with release share and flag", async () => {
+    const status = await h.service.providerStatus(clientId);
+    expect(status).toMatchObject({ success: true, client_id: clientId, registered: true, key_rotated_at: null, previous_key_valid_until: null });
+    expect(status.cuids).toEqual([expect.objectContaining({ cuid, release_per: 0, release_enabled: false })]);
+    expect(await h.service.providerStatus("sg_nobody")).toMatchObject({ registered: false, replay_protection: false, cuids: [] });
+    expect(JSON.stringify(status)).not.toContain(key);
+  });
+
+  it("both keys decrypt inside the window, only the new one after; a second rotation ends the older key at once", async () => {
+    const rotation = await h.service.rotateProviderKey(clientId, 60);
+    expect(rotation.aes_key).toMatch(/^[0-9a-f]{64}$/);
+    expect(rotation.aes_iv).toMatch(/^[0-9a-f]{32}$/);
+    expect(rotation.aes_key).not.toBe(key);
+    expect(Date.parse(rotation.previous_key_valid_until!)).toBe(now.getTime() + 60_000);
+    const stored = JSON.stringify(await h.db.query("SELECT * FROM cs_providers WHERE client_id = $1", [clientId]));
+    expect(stored).not.toContain(rotation.aes_key);
+    expect(stored).not.toContain(key);
+    expect((await h.service.increaseUsed(clientId, { encrypted_message: message(key, iv) })).amount).toBe("1");
+    expect((await h.service.increaseUsed(clientId, { encrypted_message: message(rotation.aes_key, rotation.aes_iv) })).amount).toBe("1");
+    expect(await h.service.testEncryption({ client_id: clientId, test_string: "x" })).toEqual({ success: true, encrypted_string: encryptHex("x", rotation.aes_key, rotation.aes_iv) });
+    expect((await h.service.providerStatus(clientId)).previous_key_valid_until).toBe(rotation.previous_key_valid_until);
+
+    now = new Date(now.getTime() + 61_000);
+    const before = await balance();
+    expect(await codeOf(h.service.increaseUsed(clientId, { encrypted_message: message(key, iv) }))).toBe("invalid_encrypted_message");
+    expect(await balance()).toEqual(before);
+    expect((await h.service.increaseUsed(clientId, { encrypted_message: message(rotation.aes_key, rotation.aes_iv) })).amount).toBe("1");
+    expect((await h.service.providerStatus(clientId)).previous_key_valid_until).toBeNull();
+
+    const second = await h.service.rotateProviderKey(clientId, 60);
+    const third = await h.service.rotateProviderKey(clientId, 60);
+    expect(await codeOf(h.service.increaseUsed(clientId, { encrypted_message: message(rotation.aes_key, rotation.aes_iv) }))).toBe("invalid_encrypted_message");
+    expect((await h.service.increaseUsed(clientId, { encrypted_message: message(second.aes_key, second.aes_iv) })).amount).toBe("1");
+    expect((await h.service.increaseUsed(clientId, { encrypted_message: message(third.aes_key, third.aes_iv) })).amount).toBe("1");
+    const none = await h.service.rotateProviderKey(clientId, 0);
+    expect(none.previous_key_valid_until).toBeNull();
+    expect(await codeOf(h.service.increaseUsed(clientId, { encrypted_message: message(third.aes_key, third.aes_iv) }))).toBe("invalid_encrypted_message");
+    key = none.aes_key;
+    iv = none.aes_iv;
+  });
+
+  it("refuses a client without a provider record and bad overlaps, changing nothing", async () => {
+    const before = JSON.stringify(await h.db.query("SELECT * FROM cs_providers WHERE client_id = $1", [clientId]));
+    expect(await codeOf(h.service.rotateProviderKey("sg_nobody", 60))).toBe("provider_not_registered");
+    for (const overlap of [-1, 1.5, 8 * 86_400, Number.NaN]) expect(await codeOf(h.service.rotateProviderKey(clientId, overlap))).toBe("invalid_request");
+    expect(await codeOf(h.service.providerStatus(""))).toBe("invalid_request");
+    expect(JSON.stringify(await h.db.query("SELECT * FROM cs_providers WHERE client_id = $1", [clientId]))).toBe(before);
   });
 });

@@ -1,12 +1,9 @@
-import { PGlite } from "@electric-sql/pglite";
-import { fromPGlite, migrate } from "../src/index.js";
+import { migrateChainService } from "../src/index.js";
 import { defineStorageSuite } from "./helpers/storage-suite.js";
+import { sharedDatabase } from "./helpers/setup.js";
 
-let db: ReturnType<typeof fromPGlite> | undefined;
 defineStorageSuite("PGlite", async () => {
-  if (!db) {
-    db = fromPGlite(new PGlite());
-    await migrate(db);
-  }
+  const db = await sharedDatabase();
+  await migrateChainService(db);
   return db;
 });

@@ -56,6 +56,10 @@ export interface ConformanceContext {
     loopback: RegisteredClient;
     /** Backend client whose redirect URI is the suite's callback receiver; `blockchain: true`. */
     backend: RegisteredClient;
+    /** Console client registered for the device grant (RFC 8628); used as a public client. */
+    device: RegisteredClient;
+    /** Web client registered for refresh tokens (`grant_types: ["refresh_token"]`). */
+    refresh: RegisteredClient;
   };
   readonly users: { alice: TestUser; bob: TestUser };
   readonly receiver: CallbackReceiver;
@@ -76,7 +80,7 @@ export interface ConformanceContext {
   accessToken(client: RegisteredClient, user: TestUser): Promise<TokenResponse>;
   /** Popup (or loopback) login: a user JWT for the user at the client. */
   userJwt(client: RegisteredClient, user: TestUser): Promise<string>;
-  /** Signs a new end user up through the authorize form (`intent=signup`). */
+  /** Signs a new end user up through the authorize form (`intent=signup`, then the emailed code). */
   signupUser(): Promise<TestUser>;
   /** `Authorization: Bearer` header. */
   bearer(token: string): Record<string, string>;
@@ -87,7 +91,8 @@ export interface ConformanceContext {
   close(): Promise<void>;
 }
 
-function setCookieValue(response: Response, name: string): string | undefined {
+/** The value of a cookie that a response sets. */
+export function setCookieValue(response: Response, name: string): string | undefined {
   const headers = typeof response.headers.getSetCookie === "function" ? response.headers.getSetCookie() : [response.headers.get("set-cookie") ?? ""];
   for (const header of headers) {
     const match = new RegExp(`(?:^|[,\\s])${name}=([^;,\\s]+)`).exec(header);
@@ -156,6 +161,22 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
       chain: await register({ name: "Conformance Chain", redirect_uris: ["https://chain.conformance.test/callback/"], platform: "web", blockchain: true, ...common }),
       loopback: await register({ name: "Conformance Game", redirect_uris: [`http://127.0.0.1:${loopbackPort}/callback`], platform: "game", blockchain: false, ...common }),
       backend: await register({ name: "Conformance Backend", redirect_uris: [receiver.url], platform: "web", blockchain: true, ...common }),
+      device: await register({
+        name: "Conformance Console",
+        redirect_uris: [`http://127.0.0.1:${loopbackPort + 1}/callback`],
+        platform: "game",
+        blockchain: false,
+        grant_types: ["urn:ietf:params:oauth:grant-type:device_code"],
+        ...common,
+      }),
+      refresh: await register({
+        name: "Conformance Refresh",
+        redirect_uris: ["https://refresh.conformance.test/callback"],
+        platform: "web",
+        blockchain: false,
+        grant_types: ["refresh_token"],
+        ...common,
+      }),
     };
 
     const openAuthorize = async (query: Record<string, string>, accept = "text/html"): Promise<AuthorizePage> => {
@@ -236,7 +257,17 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
       const password = `pw-${randomUUID()}`;
       const state = unique("state");
       const query = { client_id: clients.web.client_id, redirect_uri: clients.web.redirect_uri, response_type: "code", state };
-      const { code } = codeFrom(await approve(query, { email, password }, { intent: "signup" }), "signup");
+      const page = await openAuthorize(query);
+      if (!page.csrfToken || !page.csrfCookie) throw new ConformanceError("setup_failed", `authorize page answered ${page.response.status} without its form`);
+      const step = await submitAuthorize({ ...query, csrf_token: page.csrfToken, email, password, decision: "approve", intent: "signup" }, page.csrfCookie);
+      const stepHtml = await step.text();
+      const challenge = inputValue(stepHtml, "challenge");
+      if (step.status !== 200 || !challenge) throw new ConformanceError("unexpected_response", `signup: expected the mailbox step (200 with a challenge input), got ${step.status}`);
+      const otp = await target.readMailedCode(email);
+      const { code } = codeFrom(
+        await submitAuthorize({ ...query, csrf_token: inputValue(stepHtml, "csrf_token") ?? page.csrfToken, challenge, otp, decision: "approve" }, page.csrfCookie),
+        "signup code",
+      );
       const token = await expectOk(await exchange(clients.web, code), tokenResponseSchema, 200, "signup token exchange");
       expect(token.user_id, "user_id is the decimal string of a positive integer").toMatch(/^[1-9][0-9]*$/);
       return { user_id: token.user_id, email, password };

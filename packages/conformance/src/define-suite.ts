@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { CheckGroup } from "./checks/check.js";
 import { contentTokenChecks } from "./checks/content-tokens.js";
 import { CHECK_GROUPS } from "./checks/index.js";
+import { deviceExpiryChecks } from "./checks/device.js";
 import { expiredTokenChecks } from "./checks/validate-revoke.js";
 import { type ConformanceContext, createConformanceContext } from "./context.js";
 import { ConformanceError } from "./errors.js";
@@ -48,6 +49,7 @@ export function defineConformanceSuite(target: ConformanceTarget): void {
       });
     for (const [title, group] of Object.entries(CHECK_GROUPS)) register(title, group);
     if (target.operator.issueExpiredToken) register("expired tokens", expiredTokenChecks);
+    if (target.operator.expireDeviceAuthorization) register("device grant expiry", deviceExpiryChecks);
     if (target.features?.contentTokens !== false) register("content tokens", contentTokenChecks);
   });
 }

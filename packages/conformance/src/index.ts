@@ -42,6 +42,7 @@ export {
   authorizeRejectsWrongCredentials,
   authorizeRequiresExactRedirectUri,
   authorizeShowsLoginForm,
+  authorizeSignupProvesMailbox,
   authorizeSignupRejectsTakenEmail,
 } from "./checks/authorize.js";
 export {
@@ -59,6 +60,25 @@ export {
   tokenRejectsUnsupportedGrantType,
   unknownCodeIsRejected,
 } from "./checks/token.js";
+export {
+  refreshChecks,
+  refreshEndsOnLogoutAndRevocation,
+  refreshGraceForConcurrentUse,
+  refreshIsOptIn,
+  refreshReuseEndsFamily,
+  refreshRotates,
+  refreshTokenIsChecked,
+} from "./checks/refresh.js";
+export {
+  deviceApprovalIssuesToken,
+  deviceAuthorizationAnswers,
+  deviceChecks,
+  deviceCodeExpires,
+  deviceCodesAreChecked,
+  deviceDenialIsAccessDenied,
+  deviceExpiryChecks,
+  devicePendingThenSlowDown,
+} from "./checks/device.js";
 export {
   bearerEndpointsAllowCors,
   expiredTokenChecks,
@@ -90,6 +110,10 @@ export {
   oauthMetaChecks,
 } from "./checks/oauth-meta.js";
 export {
+  clientDisableEnableDelete,
+  clientEditReplacesRedirectUris,
+  clientManagementOnlyForOwner,
+  clientSecretRotationOverlaps,
   clientRegistrationRequiresDeveloperToken,
   clientRegistrationShowsSecretOnce,
   clientRegistrationValidates,
@@ -103,6 +127,7 @@ export {
   balanceAdexValidation,
   contentTokenChecks,
   contentTokenEndpointsRequireClientAuth,
+  idempotencyKeysMakeRetriesSafe,
   providerRegistrationIssuesKeyOnce,
   providerWorld,
   purchaseSplits15To85,

@@ -14,6 +14,11 @@ export interface ConformanceTarget {
   fetch?: typeof fetch;
   /** Platform-operator actions. */
   operator: ConformanceOperator;
+  /**
+   * The player's mailbox: the one-time code of the newest mail the service sent to `email` (sign-up
+   * proves the mailbox with it). Waits for a mail sent after the last code read for that address.
+   */
+  readMailedCode(email: string): Promise<string>;
   /** Optional feature groups. */
   features?: {
     /**
@@ -28,11 +33,19 @@ export interface ConformanceTarget {
 export interface ConformanceOperator {
   /** Enables release settlement (`_cuid_releaseTokenEnabled[cuid] = true`) for a cuid. */
   enableRelease(cuid: string): Promise<void>;
-  /** Gives the user's slot wallet for the client XOTN (wei integer string) and allowance, when the target needs it. */
-  fundSlot?(args: { client_id: string; user_id: string; xotn: string }): Promise<void>;
+  /**
+   * Gives the user's slot wallet for the client XOTN (wei integer string) and the user's consent that the
+   * client's `cuid` buys with that much of it, when the target needs it.
+   */
+  fundSlot?(args: { client_id: string; user_id: string; xotn: string; cuid: string }): Promise<void>;
   /**
    * A correctly signed access token for the user and client whose `exp` lies more than the clock-skew
    * tolerance in the past. When given, the suite checks that expired tokens get 401.
    */
   issueExpiredToken?(args: { user_id: string; client_id: string }): Promise<string>;
+  /**
+   * Makes the device authorization with this user code (as shown, e.g. `BDFH-JKLM`) expire now. When
+   * given, the suite checks that polling an expired device code gets `expired_token`.
+   */
+  expireDeviceAuthorization?(userCode: string): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as api from "../src/index.js";
-import { CHECK_GROUPS, ConformanceError, contentTokenChecks, expiredTokenChecks, startCallbackReceiver } from "../src/index.js";
+import { CHECK_GROUPS, ConformanceError, contentTokenChecks, deviceExpiryChecks, expiredTokenChecks, startCallbackReceiver } from "../src/index.js";
 import { inputValue, scriptById, tags } from "../src/html.js";
 
 describe("public surface", () => {
@@ -9,12 +9,12 @@ describe("public surface", () => {
     for (const name of ["defineConformanceSuite", "createConformanceContext", "startCallbackReceiver", "ConformanceError", "CHECK_GROUPS"]) {
       expect(names).toContain(name);
     }
-    const groups = [...Object.values(CHECK_GROUPS), contentTokenChecks, expiredTokenChecks];
+    const groups = [...Object.values(CHECK_GROUPS), contentTokenChecks, expiredTokenChecks, deviceExpiryChecks];
     const checks = groups.flatMap((g) => Object.values(g));
     expect(new Set(checks).size, "no check registered twice").toBe(checks.length);
     const exported = new Set(Object.values(api));
     for (const check of checks) expect(exported.has(check), `${check.name} is exported by name`).toBe(true);
-    expect(checks.length).toBe(67);
+    expect(checks.length).toBe(85);
   });
 });
 

@@ -14,6 +14,18 @@ export interface DeployOptions {
   /** Address of the platform key that signs paymaster sponsorships (`verifyingSigner`). Required. */
   paymasterSigner: string;
   /**
+   * The exchange's operator: the platform's service key that registers providers, sets release flags,
+   * records slot owners, buys within a slot's consent (`buy_for`) and releases.
+   * @default the deployer's address
+   */
+  operator?: string;
+  /**
+   * The exchange's spend recorder: the platform key that records spending (`increase_used`). Give it
+   * its own key so a leak of the operator key cannot rewrite spending records and the other way round.
+   * @default the deployer's address
+   */
+  spendRecorder?: string;
+  /**
    * Platform treasury: receives the initial XOTN supply and the 15% fee, and funds release settlements.
    * @default the deployer's address
    */
@@ -38,8 +50,15 @@ export interface DeployOptions {
 export interface DeployResult extends SlotgateAddresses {
   /** SlotgateAccount implementation all wallets proxy to. */
   accountImplementation: string;
-  /** The deployer, owner of XOTN, the exchange (the platform) and the paymaster. */
+  /**
+   * The deployer, owner of XOTN, the exchange and the paymaster (move the exchange's ownership to a
+   * multisig with `transferOwnership` + `acceptOwnership`).
+   */
   deployer: string;
+  /** The exchange's operator. */
+  operator: string;
+  /** The exchange's spend recorder. */
+  spendRecorder: string;
   /** The treasury. */
   treasury: string;
   /** The paymaster's verifying signer. */
@@ -52,7 +71,7 @@ async function step<T>(what: string, action: () => Promise<T>): Promise<T> {
   try {
     return await action();
   } catch (cause) {
-    throw new ContractsError("DEPLOY_FAILED", `deploy: ${what} failed`, { cause });
+    throw new ContractsError("deploy_failed", `deploy: ${what} failed`, { cause });
   }
 }
 
@@ -73,8 +92,9 @@ async function deployContract(
 /**
  * Deploys and wires the whole Slotgate system with one signer: XOTN (initial supply to the treasury),
  * the ContentTokenExchange, the ERC-4337 v0.6 EntryPoint (unless one is given), the account factory
- * and the verifying paymaster with its EntryPoint deposit. The signer becomes the platform (owner of
- * XOTN, the exchange and the paymaster). Transactions are sent one after another and each is awaited.
+ * and the verifying paymaster with its EntryPoint deposit. The signer becomes the owner of XOTN, the
+ * exchange and the paymaster; the exchange's operator and spend recorder are the given keys (the
+ * deployer by default). Transactions are sent one after another and each is awaited.
  *
  * @param signer - deployer, connected to a provider
  * @param options - paymaster signer and optional treasury, supply, deposit, stake, EntryPoint
@@ -84,15 +104,21 @@ async function deployContract(
  * ```ts
  * import { deploy } from "@slotgate/contracts";
  *
- * const addresses = await deploy(deployer, { paymasterSigner: platformSigner.address });
+ * const addresses = await deploy(deployer, {
+ *   paymasterSigner: platformSigner.address,
+ *   operator: operatorKey.address,
+ *   spendRecorder: spendRecorderKey.address,
+ * });
  * console.log(addresses.exchange, addresses.entryPoint);
  * ```
  */
 export async function deploy(signer: Signer, options: DeployOptions): Promise<DeployResult> {
-  if (signer.provider == null) throw new ContractsError("INVALID_ARGUMENT", "signer must be connected to a provider");
+  if (signer.provider == null) throw new ContractsError("invalid_argument", "signer must be connected to a provider");
   const paymasterSigner = requireAddress(options.paymasterSigner, "paymasterSigner");
   const deployer = await step("reading the deployer address", () => signer.getAddress());
   const treasury = requireAddress(options.treasury ?? deployer, "treasury");
+  const operator = requireAddress(options.operator ?? deployer, "operator");
+  const spendRecorder = requireAddress(options.spendRecorder ?? deployer, "spendRecorder");
   const initialSupply = requireNonNegative(options.initialSupply ?? 1_000_000_000n * 10n ** 18n, "initialSupply");
   const paymasterDeposit = requireNonNegative(options.paymasterDeposit ?? 10n ** 18n, "paymasterDeposit");
   const releaseAllowance = requireNonNegative(options.releaseAllowance ?? MaxUint256, "releaseAllowance");
@@ -102,6 +128,8 @@ export async function deploy(signer: Signer, options: DeployOptions): Promise<De
   const exchange = await deployContract(signer, "ContentTokenExchange", contentTokenExchangeAbi, contentTokenExchangeBytecode, [
     xotn,
     treasury,
+    operator,
+    spendRecorder,
   ]);
   const entryPoint =
     options.entryPoint === undefined
@@ -141,6 +169,8 @@ export async function deploy(signer: Signer, options: DeployOptions): Promise<De
     paymaster,
     accountImplementation: computeAccountImplementationAddress(factory),
     deployer,
+    operator,
+    spendRecorder,
     treasury,
     paymasterSigner,
     chainId,

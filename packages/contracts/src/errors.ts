@@ -1,19 +1,23 @@
 /**
  * Stable error codes of `@slotgate/contracts`.
  *
- * - `INVALID_ARGUMENT`: an argument failed validation before anything was sent.
- * - `DEPLOY_FAILED`: a deployment or wiring transaction of {@link deploy} failed.
- * - `USER_OPERATION_REJECTED`: the EntryPoint refused a UserOperation (`FailedOp`, e.g. `AA24 signature error`,
+ * - `invalid_argument`: an argument failed validation before anything was sent.
+ * - `deploy_failed`: a deployment or wiring transaction of {@link deploy} failed.
+ * - `user_operation_rejected`: the EntryPoint refused a UserOperation (`FailedOp`, e.g. `AA24 signature error`,
  *   `AA32 paymaster expired or not due`); {@link ContractsError.reason} carries the EntryPoint's reason.
- * - `USER_OPERATION_REVERTED`: the UserOperation was included but its call reverted; gas was still paid.
- * - `CHAIN_ERROR`: the JSON-RPC provider failed or returned something unexpected.
+ * - `user_operation_reverted`: the UserOperation was included but its call reverted; gas was still paid.
+ * - `sponsorship_refused`: the platform's sponsorship checks refused the operation before the paymaster
+ *   signed it: its call reverts in simulation ({@link ContractsError.reason} is the custom error name or
+ *   `require` message) or it could use more gas than the per-operation cap (`gas_cap`).
+ * - `chain_error`: the JSON-RPC provider failed or returned something unexpected.
  */
 export type ContractsErrorCode =
-  | "INVALID_ARGUMENT"
-  | "DEPLOY_FAILED"
-  | "USER_OPERATION_REJECTED"
-  | "USER_OPERATION_REVERTED"
-  | "CHAIN_ERROR";
+  | "invalid_argument"
+  | "deploy_failed"
+  | "user_operation_rejected"
+  | "user_operation_reverted"
+  | "sponsorship_refused"
+  | "chain_error";
 
 /** Options of {@link ContractsError}. */
 export interface ContractsErrorOptions {
@@ -21,6 +25,8 @@ export interface ContractsErrorOptions {
   cause?: unknown;
   /** Machine-readable detail: the EntryPoint `AAxx` reason or the custom error name. */
   reason?: string;
+  /** For `user_operation_rejected`: the index of the refused operation in its handleOps batch. */
+  opIndex?: number;
 }
 
 /**
@@ -33,7 +39,7 @@ export interface ContractsErrorOptions {
  * try {
  *   await submitUserOperations(bundler, addresses.entryPoint, [op]);
  * } catch (error) {
- *   if (error instanceof ContractsError && error.code === "USER_OPERATION_REJECTED") {
+ *   if (error instanceof ContractsError && error.code === "user_operation_rejected") {
  *     console.log(error.reason); // e.g. "AA32 paymaster expired or not due"
  *   }
  * }
@@ -44,11 +50,14 @@ export class ContractsError extends Error {
   readonly code: ContractsErrorCode;
   /** EntryPoint `AAxx` reason or custom error name, when known. */
   readonly reason: string | undefined;
+  /** For `user_operation_rejected`: the index of the refused operation in its handleOps batch. */
+  readonly opIndex: number | undefined;
 
   constructor(code: ContractsErrorCode, message: string, options: ContractsErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "ContractsError";
     this.code = code;
     this.reason = options.reason;
+    this.opIndex = options.opIndex;
   }
 }

@@ -45,11 +45,19 @@ export {
 } from "./wallet/addresses.js";
 export type { WalletAddresses } from "./wallet/addresses.js";
 
-// Wallet calls for the exchange and key rotation
-export { buyContentTokenCalls, buySlotCall, changeOwnerCallData, changeSlotOwnerCall } from "./exchange/wallet-calls.js";
-export type { BuyContentTokenCallsInput } from "./exchange/wallet-calls.js";
+// Wallet calls: tokens, the exchange and key rotation
+export {
+  approvePurchasesCall,
+  buyContentTokenCall,
+  buyContentTokenCalls,
+  changeOwnerCallData,
+  changeSlotOwnerCall,
+  erc20ApproveCall,
+  erc20TransferCall,
+} from "./wallet/calls.js";
+export type { BuyContentTokenCallsInput } from "./wallet/calls.js";
 
-// Sponsored UserOperations (spec 4.11)
+// The sponsored UserOperation pipeline (spec 4.11): build, sponsor, sign, submit
 export {
   buildUserOperation,
   encodeExecute,
@@ -60,24 +68,42 @@ export {
 export type {
   BuildUserOperationInput,
   UserOperation,
+  UserOperationCalls,
   UserOperationGas,
   WalletCall,
 } from "./sponsorship/user-operation.js";
+export { TRANSACTION_GAS_CAP, handleOpsGasLimit } from "./sponsorship/gas.js";
+export {
+  DEFAULT_MAX_OPERATION_GAS,
+  checkOperationGas,
+  operationGasCeiling,
+  simulateWalletCall,
+} from "./sponsorship/policy.js";
+export type { SimulateWalletCallInput, SponsorshipPolicy } from "./sponsorship/policy.js";
 export {
   DEFAULT_SPONSORSHIP_SECONDS,
+  SPONSORSHIP_START_LEEWAY_SECONDS,
   encodePaymasterAndData,
+  paymasterHash,
   sponsorUserOperation,
   sponsorshipWindow,
-} from "./sponsorship/paymaster-data.js";
-export type { SponsorOptions, SponsorshipWindow } from "./sponsorship/paymaster-data.js";
+} from "./sponsorship/sponsor.js";
+export type { PaymasterHashInput, SponsorOptions, SponsorshipWindow } from "./sponsorship/sponsor.js";
 export { signUserOperation } from "./sponsorship/sign.js";
 export type { SigningDomain } from "./sponsorship/sign.js";
-export { handleOpsGasLimit, submitUserOperations } from "./sponsorship/submit.js";
-export type { SubmitOptions, SubmitResult, UserOperationOutcome } from "./sponsorship/submit.js";
-export { prepareSponsoredUserOperation, sendSponsoredUserOperation } from "./sponsorship/prepare.js";
+export {
+  handleOpsTransaction,
+  simulateHandleOps,
+  submitUserOperations,
+  userOperationOutcomes,
+} from "./sponsorship/submit.js";
+export type { HandleOpsTransaction, SubmitOptions, SubmitResult, UserOperationOutcome } from "./sponsorship/submit.js";
+export { prepareSponsoredUserOperation, readOperationNonces, sendSponsoredUserOperation } from "./sponsorship/prepare.js";
 export type {
+  OperationNonces,
   PrepareSponsoredUserOperationInput,
   PreparedUserOperation,
   SendSponsoredUserOperationInput,
   SentUserOperation,
+  UserOperationFees,
 } from "./sponsorship/prepare.js";

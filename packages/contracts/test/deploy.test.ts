@@ -25,6 +25,7 @@ describe("deploy()", () => {
     }
     expect(result.deployer).toBe(deployer.address);
     expect(result.treasury).toBe(deployer.address);
+    expect([result.operator, result.spendRecorder]).toEqual([deployer.address, deployer.address]);
     expect(result.paymasterSigner).toBe(paymasterSigner.address);
     expect(result.chainId).toBe(31337n);
 
@@ -32,6 +33,8 @@ describe("deploy()", () => {
     expect(await c.exchange.xotn()).toBe(result.xotn);
     expect(await c.exchange.treasury()).toBe(result.treasury);
     expect(await c.exchange.owner()).toBe(deployer.address);
+    expect(await c.exchange.operator()).toBe(deployer.address);
+    expect(await c.exchange.spendRecorder()).toBe(deployer.address);
     expect(await c.xotn.owner()).toBe(deployer.address);
     expect(await c.xotn.balanceOf(result.treasury)).toBe(1_000_000_000n * 10n ** 18n);
     expect(await c.xotn.allowance(result.treasury, result.exchange)).toBe(MaxUint256);
@@ -62,27 +65,38 @@ describe("deploy()", () => {
     expect([info.staked, info.stake, info.unstakeDelaySec]).toEqual([true, 5n, 86_400n]);
   });
 
-  it("validates its inputs with INVALID_ARGUMENT before sending anything", async () => {
+  it("gives the exchange's operator and spend-recorder roles to their own keys when asked", async () => {
+    const deployer = await account(provider, 0);
+    const [operator, recorder] = [Wallet.createRandom().address, Wallet.createRandom().address];
+    const result = await deploy(deployer, { paymasterSigner: deployer.address, operator, spendRecorder: recorder });
+    const c = connectContracts(result, provider);
+    expect([await c.exchange.owner(), await c.exchange.operator(), await c.exchange.spendRecorder()]).toEqual([deployer.address, operator, recorder]);
+    expect([result.operator, result.spendRecorder]).toEqual([operator, recorder]);
+  });
+
+  it("validates its inputs with invalid_argument before sending anything", async () => {
     const deployer = await account(provider, 0);
     const nonce = await provider.getTransactionCount(deployer.address);
     const cases = [
       deploy(deployer, { paymasterSigner: "not-an-address" }),
       deploy(deployer, { paymasterSigner: deployer.address, treasury: "0x123" }),
+      deploy(deployer, { paymasterSigner: deployer.address, operator: "0x123" }),
+      deploy(deployer, { paymasterSigner: deployer.address, spendRecorder: "nope" }),
       deploy(deployer, { paymasterSigner: deployer.address, initialSupply: -1n }),
       deploy(deployer, { paymasterSigner: deployer.address, paymasterDeposit: -5n }),
       deploy(Wallet.createRandom(), { paymasterSigner: deployer.address }),
     ];
     for (const attempt of cases) {
-      await expect(attempt).rejects.toMatchObject({ name: "ContractsError", code: "INVALID_ARGUMENT" });
+      await expect(attempt).rejects.toMatchObject({ name: "ContractsError", code: "invalid_argument" });
     }
     expect(await provider.getTransactionCount(deployer.address)).toBe(nonce);
   });
 
-  it("reports a failing step as DEPLOY_FAILED", async () => {
+  it("reports a failing step as deploy_failed", async () => {
     const poor = Wallet.createRandom().connect(provider);
     const error = await deploy(poor, { paymasterSigner: poor.address }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ContractsError);
-    expect((error as ContractsError).code).toBe("DEPLOY_FAILED");
+    expect((error as ContractsError).code).toBe("deploy_failed");
     expect((error as ContractsError).message).toBe("deploy: deploying XOTN failed");
   });
 });

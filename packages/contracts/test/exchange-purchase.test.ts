@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { MaxUint256, ZeroAddress, getAddress, id } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { expectRevert, snapshot } from "./support/chain.js";
-import { CUID, type TestSystem, XOTN, startSystem } from "./support/system.js";
+import { describe, expect, it } from "vitest";
+import { expectRevert } from "./support/chain.js";
+import { CUID, XOTN, useTestSystem } from "./support/system.js";
 
 /** The documented rule: fee = floor(15%), provider = the rest. */
 function expectedSplit(amount: bigint): { fee: bigint; provider: bigint } {
@@ -11,16 +11,8 @@ function expectedSplit(amount: bigint): { fee: bigint; provider: bigint } {
 }
 
 describe("ContentTokenExchange: purchase", () => {
-  let s: TestSystem;
+  const s = useTestSystem();
   const slot = getAddress("0x00000000000000000000000000000000000051a7");
-
-  beforeAll(async () => {
-    s = await startSystem();
-  });
-  beforeEach(async () => {
-    const restore = await snapshot(s.provider);
-    return () => restore();
-  });
 
   async function balances() {
     const { xotn, exchange } = s.platformContracts;

@@ -1,19 +1,11 @@
 import { ContractFactory, ZeroAddress, id } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { contentTokenExchangeAbi, contentTokenExchangeBytecode } from "../src/index.js";
-import { expectRevert, snapshot } from "./support/chain.js";
-import { CLIENT_ID, CUID, RELEASE_PER, type TestSystem, startSystem } from "./support/system.js";
+import { expectRevert } from "./support/chain.js";
+import { CLIENT_ID, CUID, RELEASE_PER, useTestSystem } from "./support/system.js";
 
 describe("ContentTokenExchange: provider registration and platform settings", () => {
-  let s: TestSystem;
-
-  beforeAll(async () => {
-    s = await startSystem();
-  });
-  beforeEach(async () => {
-    const restore = await snapshot(s.provider);
-    return () => restore();
-  });
+  const s = useTestSystem();
 
   it("records the registration of a cuid and emits ProviderRegistered", async () => {
     const { exchange } = s.platformContracts;
@@ -45,10 +37,10 @@ describe("ContentTokenExchange: provider registration and platform settings", ()
     expect(provider.ownerAddr).toBe(ZeroAddress);
   });
 
-  it("refuses registration by anyone but the platform with NotPlatform", async () => {
+  it("refuses registration by anyone but the operator or the owner with NotOperator", async () => {
     await expectRevert(
       s.providerContracts.exchange.init_permission_provider(CLIENT_ID, "game-2", 10, s.providerWallet.address),
-      "NotPlatform",
+      "NotOperator",
       [s.providerWallet.address],
     );
   });
@@ -115,8 +107,8 @@ describe("ContentTokenExchange: provider registration and platform settings", ()
     expect(await exchange._cuid_releaseTokenEnabled(CUID)).toBe(false);
   });
 
-  it("refuses set_release_enabled from the provider (NotPlatform) and for unknown cuids (UnknownCuid)", async () => {
-    await expectRevert(s.providerContracts.exchange.set_release_enabled(CUID, true), "NotPlatform");
+  it("refuses set_release_enabled from the provider (NotOperator) and for unknown cuids (UnknownCuid)", async () => {
+    await expectRevert(s.providerContracts.exchange.set_release_enabled(CUID, true), "NotOperator");
     await expectRevert(s.platformContracts.exchange.set_release_enabled("nope", true), "UnknownCuid");
   });
 
@@ -139,16 +131,23 @@ describe("ContentTokenExchange: provider registration and platform settings", ()
 
   it("refuses deployment with a zero token or treasury", async () => {
     const factory = new ContractFactory(contentTokenExchangeAbi, contentTokenExchangeBytecode, s.platform);
-    await expectRevert(factory.deploy(ZeroAddress, s.platform.address), "ZeroAddress");
-    await expectRevert(factory.deploy(s.addresses.xotn, ZeroAddress), "ZeroAddress");
+    const platform = s.platform.address;
+    await expectRevert(factory.deploy(ZeroAddress, platform, platform, platform), "ZeroAddress");
+    await expectRevert(factory.deploy(s.addresses.xotn, ZeroAddress, platform, platform), "ZeroAddress");
+    await expectRevert(factory.deploy(s.addresses.xotn, platform, ZeroAddress, platform), "ZeroAddress");
+    await expectRevert(factory.deploy(s.addresses.xotn, platform, platform, ZeroAddress), "ZeroAddress");
   });
 
-  it("hands the platform role over in two steps", async () => {
+  it("hands ownership over in two steps (e.g. to a multisig)", async () => {
     const { exchange } = s.platformContracts;
     await (await exchange.transferOwnership(s.stranger.address)).wait();
     expect(await exchange.pendingOwner()).toBe(s.stranger.address);
     await (await s.strangerContracts.exchange.acceptOwnership()).wait();
-    await expectRevert(exchange.set_release_enabled(CUID, true), "NotPlatform", [s.platform.address]);
-    await (await s.strangerContracts.exchange.set_release_enabled(CUID, true)).wait();
+    await expectRevert(exchange.set_treasury(s.holder.address), "NotPlatform", [s.platform.address]);
+    await (await s.strangerContracts.exchange.set_treasury(s.holder.address)).wait();
+    // The old owner stays the operator until the new owner appoints another one.
+    await (await exchange.set_release_enabled(CUID, true)).wait();
+    await (await s.strangerContracts.exchange.set_operator(s.holder.address)).wait();
+    await expectRevert(exchange.set_release_enabled(CUID, false), "NotOperator", [s.platform.address]);
   });
 });

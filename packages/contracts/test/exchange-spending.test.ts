@@ -1,22 +1,16 @@
 import { ZeroAddress, getAddress } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { expectRevert, snapshot } from "./support/chain.js";
-import { CUID, RELEASE_PER, type TestSystem, startSystem } from "./support/system.js";
+import { describe, expect, it } from "vitest";
+import { connectContracts } from "../src/index.js";
+import { expectRevert } from "./support/chain.js";
+import { CUID, RELEASE_PER, useTestSystem } from "./support/system.js";
 
 const SLOT = getAddress("0x0000000000000000000000000000000000005107");
 const BOUGHT = 1_000n;
 
 describe("ContentTokenExchange: spending (increase_used) and release settlement", () => {
-  let s: TestSystem;
-
-  beforeAll(async () => {
-    s = await startSystem();
-    await (await s.holderContracts.xotn.approve(s.addresses.exchange, BOUGHT)).wait();
-    await (await s.holderContracts.exchange.buy_content_token(SLOT, CUID, BOUGHT)).wait();
-  });
-  beforeEach(async () => {
-    const restore = await snapshot(s.provider);
-    return () => restore();
+  const s = useTestSystem(async (system) => {
+    await (await system.holderContracts.xotn.approve(system.addresses.exchange, BOUGHT)).wait();
+    await (await system.holderContracts.exchange.buy_content_token(SLOT, CUID, BOUGHT)).wait();
   });
 
   describe("increase_used", () => {
@@ -53,10 +47,15 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       expect((await s.platformContracts.exchange.balance_adex(SLOT, CUID)).used).toBe(5n);
     });
 
-    it("refuses anyone else, including another cuid's provider, with NotPlatformOrProvider", async () => {
+    it("refuses anyone else, including another cuid's provider and the operator, with NotSpendRecorderOrProvider", async () => {
       await (await s.platformContracts.exchange.init_permission_provider("other", "game-2", 10, s.stranger.address)).wait();
-      await expectRevert(s.strangerContracts.exchange.increase_used(SLOT, CUID, 1n), "NotPlatformOrProvider", [s.stranger.address]);
-      await expectRevert(s.holderContracts.exchange.increase_used(SLOT, CUID, 1n), "NotPlatformOrProvider", [s.holder.address]);
+      await expectRevert(s.strangerContracts.exchange.increase_used(SLOT, CUID, 1n), "NotSpendRecorderOrProvider", [s.stranger.address]);
+      await expectRevert(s.holderContracts.exchange.increase_used(SLOT, CUID, 1n), "NotSpendRecorderOrProvider", [s.holder.address]);
+      // Once the owner appoints a separate spend recorder, the platform's other keys record nothing.
+      await (await s.platformContracts.exchange.set_spend_recorder(s.bundler.address)).wait();
+      await expectRevert(s.platformContracts.exchange.increase_used(SLOT, CUID, 1n), "NotSpendRecorderOrProvider", [s.platform.address]);
+      await (await connectContracts(s.addresses, s.bundler).exchange.increase_used(SLOT, CUID, 1n)).wait();
+      expect((await s.platformContracts.exchange.balance_adex(SLOT, CUID)).used).toBe(1n);
     });
 
     it("refuses a spend above the balance with InsufficientBalance and changes nothing", async () => {
@@ -73,6 +72,49 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       await expectRevert(exchange.increase_used(ZeroAddress, CUID, 1n), "ZeroAddress");
       await expectRevert(exchange.increase_used(SLOT, CUID, 0n), "ZeroAmount");
       await expectRevert(exchange.increase_used(SLOT, "nope", 1n), "UnknownCuid", ["nope"]);
+    });
+  });
+
+  describe("increase_used_batch", () => {
+    const OTHER = getAddress("0x0000000000000000000000000000000000005108");
+
+    async function spendEvents(receipt: Awaited<ReturnType<Awaited<ReturnType<typeof s.platformContracts.exchange.increase_used_batch>>["wait"]>>) {
+      return (receipt?.logs ?? [])
+        .map((log) => s.platformContracts.exchange.interface.parseLog(log))
+        .filter((log) => log?.name === "UsedBalanceIncreased")
+        .map((log) => [log?.args.slot, log?.args.cuid, log?.args.amount, log?.args.balance, log?.args.usedBalance]);
+    }
+
+    it("records several slots' spending in one transaction with one UsedBalanceIncreased per entry", async () => {
+      await (await s.holderContracts.xotn.approve(s.addresses.exchange, 500n)).wait();
+      await (await s.holderContracts.exchange.buy_content_token(OTHER, CUID, 500n)).wait();
+      const { exchange } = s.platformContracts;
+      const receipt = await (await exchange.increase_used_batch(CUID, [SLOT, OTHER, SLOT], [100n, 50n, 25n])).wait();
+      expect(await spendEvents(receipt)).toEqual([
+        [SLOT, CUID, 100n, BOUGHT - 100n, 100n],
+        [OTHER, CUID, 50n, 450n, 50n],
+        [SLOT, CUID, 25n, BOUGHT - 125n, 125n],
+      ]);
+      expect(await exchange.balance_adex(SLOT, CUID)).toEqual([BOUGHT - 125n, 125n]);
+      expect(await exchange.balance_adex(OTHER, CUID)).toEqual([450n, 50n]);
+    });
+
+    it("is all or nothing: one short balance reverts the whole batch with InsufficientBalance", async () => {
+      const { exchange } = s.platformContracts;
+      await expectRevert(exchange.increase_used_batch(CUID, [SLOT, OTHER], [10n, 1n]), "InsufficientBalance", [OTHER, 0n, 1n]);
+      expect(await exchange.balance_adex(SLOT, CUID)).toEqual([BOUGHT, 0n]);
+    });
+
+    it("refuses empty or uneven batches, zero entries, unknown cuids and callers other than the recorder or the provider", async () => {
+      const { exchange } = s.platformContracts;
+      await expectRevert(exchange.increase_used_batch(CUID, [], []), "InvalidBatch", [0n, 0n]);
+      await expectRevert(exchange.increase_used_batch(CUID, [SLOT], [1n, 2n]), "InvalidBatch", [1n, 2n]);
+      await expectRevert(exchange.increase_used_batch(CUID, [SLOT, ZeroAddress], [1n, 1n]), "ZeroAddress");
+      await expectRevert(exchange.increase_used_batch(CUID, [SLOT], [0n]), "ZeroAmount");
+      await expectRevert(exchange.increase_used_batch("nope", [SLOT], [1n]), "UnknownCuid", ["nope"]);
+      await expectRevert(s.strangerContracts.exchange.increase_used_batch(CUID, [SLOT], [1n]), "NotSpendRecorderOrProvider", [s.stranger.address]);
+      await (await s.providerContracts.exchange.increase_used_batch(CUID, [SLOT], [1n])).wait();
+      expect((await exchange.balance_adex(SLOT, CUID)).used).toBe(1n);
     });
   });
 
@@ -157,6 +199,45 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
         await (await s.providerContracts.exchange.release_used_balance(CUID, own)).wait();
       }
       expect(await s.providerContracts.xotn.balanceOf(own)).toBeLessThanOrEqual(before);
+    });
+
+    it("caps release by the fees collected for the slot and cuid: purchases of 6 wei or less release nothing", async () => {
+      const { exchange, xotn } = s.platformContracts;
+      const tiny = getAddress("0x0000000000000000000000000000000000005109");
+      await (await exchange.update_provider(CUID, 100, s.providerWallet.address)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await s.holderContracts.xotn.approve(s.addresses.exchange, 6n * 50n)).wait();
+      for (let i = 0; i < 50; i++) await (await s.holderContracts.exchange.buy_content_token(tiny, CUID, 6n)).wait();
+      expect(await exchange.fees_collected(tiny, CUID)).toBe(0n); // floor(6 * 15%) = 0, 50 times
+      await (await exchange.increase_used(tiny, CUID, 300n)).wait();
+      expect(await exchange.releasable(CUID, tiny)).toBe(0n); // uncapped: floor(300 * 15%) = 45
+      const treasuryBefore = await xotn.balanceOf(s.addresses.treasury);
+      expect(await exchange.release_used_balance.staticCall(CUID, tiny)).toBe(0n);
+      await (await exchange.release_used_balance(CUID, tiny)).wait();
+      expect(await xotn.balanceOf(s.addresses.treasury)).toBe(treasuryBefore);
+      expect(await exchange.released_used(tiny, CUID)).toBe(300n);
+
+      // A purchase that carries a fee funds release up to that fee, never more.
+      await (await s.holderContracts.xotn.approve(s.addresses.exchange, 7n)).wait();
+      await (await s.holderContracts.exchange.buy_content_token(tiny, CUID, 7n)).wait(); // fee 1
+      await (await exchange.increase_used(tiny, CUID, 7n)).wait();
+      const before = await xotn.balanceOf(s.providerWallet.address);
+      expect(await exchange.releasable(CUID, tiny)).toBe(1n);
+      await (await exchange.release_used_balance(CUID, tiny)).wait();
+      expect((await xotn.balanceOf(s.providerWallet.address)) - before).toBe(1n);
+      expect([await exchange.fees_collected(tiny, CUID), await exchange.fees_released(tiny, CUID)]).toEqual([1n, 1n]);
+      expect(await exchange.releasable(CUID, tiny)).toBe(0n);
+    });
+
+    it("pays the uncapped rule when the slot's purchases carried their fees, and tracks what it paid", async () => {
+      const { exchange } = s.platformContracts;
+      await (await exchange.update_provider(CUID, 100, s.providerWallet.address)).wait();
+      await (await exchange.set_release_enabled(CUID, true)).wait();
+      await (await exchange.increase_used(SLOT, CUID, BOUGHT)).wait();
+      expect(await exchange.fees_collected(SLOT, CUID)).toBe(150n);
+      expect(await exchange.release_used_balance.staticCall(CUID, SLOT)).toBe(150n);
+      await (await exchange.release_used_balance(CUID, SLOT)).wait();
+      expect(await exchange.fees_released(SLOT, CUID)).toBe(150n);
     });
 
     it("refuses callers other than the platform and the cuid's provider with NotPlatformOrProvider", async () => {

@@ -4,10 +4,21 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type BaseContract, ContractFactory, type ContractTransactionResponse, type InterfaceAbi, type TransactionReceipt, Wallet, keccak256, toUtf8Bytes } from "ethers";
+import {
+  type BaseContract,
+  ContractFactory,
+  type ContractTransactionResponse,
+  type InterfaceAbi,
+  type TransactionReceipt,
+  Wallet,
+  getAddress,
+  keccak256,
+  toUtf8Bytes,
+} from "ethers";
 import { describe, expect, it } from "vitest";
 import {
   C_SALT,
+  type SlotgateContracts,
   computeWalletAddresses,
   connectContracts,
   contentTokenExchangeAbi,
@@ -57,7 +68,7 @@ async function measure(): Promise<Record<string, number>> {
   const addresses = await deploy(platform, { paymasterSigner: paymasterSigner.address });
   deployments.push(
     ["XOTN", xotnAbi, xotnBytecode, [platform.address, 10n ** 27n]],
-    ["ContentTokenExchange", contentTokenExchangeAbi, contentTokenExchangeBytecode, [addresses.xotn, platform.address]],
+    ["ContentTokenExchange", contentTokenExchangeAbi, contentTokenExchangeBytecode, [addresses.xotn, platform.address, platform.address, platform.address]],
     ["EntryPoint", entryPointAbi, entryPointBytecode, []],
     ["SlotgateAccountFactory", slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode, [addresses.entryPoint]],
     ["SlotgatePaymaster", slotgatePaymasterAbi, slotgatePaymasterBytecode, [addresses.entryPoint, paymasterSigner.address]],
@@ -85,6 +96,10 @@ async function measure(): Promise<Record<string, number>> {
   gas["exchange.increase_used (again)"] = await gasOf(asProvider.exchange.increase_used(slot, "game-gas", 10n ** 17n));
   gas["exchange.release_used_balance (pays)"] = await gasOf(c.exchange.release_used_balance("game-gas", slot));
   gas["exchange.release_used_balance (nothing new)"] = await gasOf(c.exchange.release_used_balance("game-gas", slot));
+  gas["exchange.approve_purchases"] = await gasOf(asHolder.exchange.approve_purchases("game-gas", 10n ** 19n));
+  gas["exchange.buy_for (first for slot)"] = await gasOf(c.exchange.buy_for(holder.address, "game-gas", 10n ** 18n));
+  gas["exchange.buy_for (again)"] = await gasOf(c.exchange.buy_for(holder.address, "game-gas", 10n ** 18n));
+  await measureBatch(gas, c, asHolder);
   gas["exchange.buy_slot"] = await gasOf(c.exchange.buy_slot(holder.address, 1n, "game-gas"));
   gas["exchange.change_slot_owner"] = await gasOf(asHolder.exchange.change_slot_owner("game-gas", 1n, platform.address));
 
@@ -98,14 +113,35 @@ async function measure(): Promise<Record<string, number>> {
   gas["handleOps: execute (nonce 1)"] = Number(await receiptGas(provider, second.transactionHash));
   const batch = await sendAs(system, owner, [
     approve,
-    { to: addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_slot", [first.sender, 2n, "game-gas"]) },
+    { to: addresses.exchange, data: exchangeInterface.encodeFunctionData("approve_purchases", ["game-gas", 5n]) },
   ]);
-  gas["handleOps: executeBatch (approve + buy_slot)"] = Number(await receiptGas(provider, batch.transactionHash));
+  gas["handleOps: executeBatch (approve + approve_purchases)"] = Number(await receiptGas(provider, batch.transactionHash));
   const rotate = await sendAs(system, owner, { callData: accountInterface.encodeFunctionData("changeOwner", [newOwner.address]) });
   gas["handleOps: changeOwner"] = Number(await receiptGas(provider, rotate.transactionHash));
   const slotWallet = await sendAs(system, owner, approve, { salt: C_SALT });
   gas["handleOps: first operation of the slot wallet"] = Number(await receiptGas(provider, slotWallet.transactionHash));
   return gas;
+}
+
+/** Slots of the batch measurements: fixed addresses, so the figures repeat. */
+const BATCH = 50;
+const batchSlots = Array.from({ length: BATCH }, (_, i) => getAddress(`0x${(0x5107_0000 + i).toString(16).padStart(40, "0")}`));
+
+/**
+ * `increase_used_batch` of 50 slots, for slots spending for the first time and again, against 50
+ * single `increase_used` calls: the per-spend figures are total / 50 (the batch amortises the 21,000
+ * transaction base cost and the role and cuid checks).
+ */
+async function measureBatch(gas: Record<string, number>, c: SlotgateContracts, asHolder: SlotgateContracts): Promise<void> {
+  await (await asHolder.xotn.approve(await c.exchange.getAddress(), 10n ** 21n)).wait();
+  for (const slot of batchSlots) await (await asHolder.exchange.buy_content_token(slot, "game-gas", 1_000n)).wait();
+  const amounts = batchSlots.map(() => 10n);
+  const first = await gasOf(c.exchange.increase_used_batch("game-gas", batchSlots, amounts));
+  const again = await gasOf(c.exchange.increase_used_batch("game-gas", batchSlots, amounts));
+  gas[`exchange.increase_used_batch (${BATCH} slots, first)`] = first;
+  gas[`exchange.increase_used_batch (${BATCH} slots, again)`] = again;
+  gas[`exchange.increase_used_batch per spend (${BATCH} slots, first)`] = Math.round(first / BATCH);
+  gas[`exchange.increase_used_batch per spend (${BATCH} slots, again)`] = Math.round(again / BATCH);
 }
 
 async function receiptGas(provider: ReturnType<typeof startChain>, hash: string): Promise<bigint> {

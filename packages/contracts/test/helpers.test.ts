@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import {
   C_SALT,
   ContractsError,
+  TRANSACTION_GAS_CAP,
   W_SALT,
   buildUserOperation,
   computeWalletAddress,
@@ -13,7 +14,9 @@ import {
   encodeExecuteBatch,
   encodeInitCode,
   encodePaymasterAndData,
+  entryPointAbi,
   handleOpsGasLimit,
+  handleOpsTransaction,
   slotgateAccountAbi,
   slotgateAccountFactoryAbi,
   userOperationToRpc,
@@ -42,7 +45,7 @@ describe("pure helpers (no chain)", () => {
     );
   });
 
-  it("rejects bad addresses and salts with INVALID_ARGUMENT", () => {
+  it("rejects bad addresses and salts with invalid_argument", () => {
     expect(() => computeWalletAddress("0x12", OWNER, W_SALT)).toThrow(ContractsError);
     expect(() => computeWalletAddress(FACTORY, "nope", W_SALT)).toThrow(/owner is not an address/);
     expect(() => computeWalletAddress(FACTORY, OWNER, -1n)).toThrow(/salt/);
@@ -50,7 +53,7 @@ describe("pure helpers (no chain)", () => {
     try {
       computeWalletAddress(FACTORY, OWNER, -1n);
     } catch (error) {
-      expect((error as ContractsError).code).toBe("INVALID_ARGUMENT");
+      expect((error as ContractsError).code).toBe("invalid_argument");
     }
   });
 
@@ -110,6 +113,18 @@ describe("pure helpers (no chain)", () => {
     const op = buildUserOperation({ sender: OWNER, nonce: 0n, callData: "0x", maxFeePerGas: 1n });
     expect(handleOpsGasLimit([op])).toBe(100_000n + 250_000n * 3n + 500_000n + 50_000n);
     expect(handleOpsGasLimit(Array.from({ length: 20 }, () => op))).toBe(16_777_216n);
+    expect(TRANSACTION_GAS_CAP).toBe(2n ** 24n);
+  });
+
+  it("encodes the handleOps transaction with its computed gas limit, and refuses an empty bundle", () => {
+    const op = buildUserOperation({ sender: OWNER, nonce: 0n, callData: "0x", maxFeePerGas: 1n });
+    const tx = handleOpsTransaction(TARGET, [op, op], FACTORY);
+    expect(tx.to).toBe(TARGET);
+    expect(tx.gasLimit).toBe(handleOpsGasLimit([op, op]));
+    const [ops, beneficiary] = new Interface(entryPointAbi).decodeFunctionData("handleOps", tx.data);
+    expect([ops.length, beneficiary]).toEqual([2, FACTORY]);
+    expect(handleOpsTransaction(TARGET, [op], FACTORY, 42n).gasLimit).toBe(42n);
+    expect(() => handleOpsTransaction(TARGET, [], FACTORY)).toThrow(ContractsError);
   });
 
   it("decodes Slotgate and EntryPoint custom errors from revert data", () => {
@@ -132,11 +147,11 @@ describe("pure helpers (no chain)", () => {
 
   it("ContractsError carries code, reason and cause", () => {
     const cause = new Error("inner");
-    const error = new ContractsError("USER_OPERATION_REJECTED", "rejected", { cause, reason: "AA32 paymaster expired or not due" });
+    const error = new ContractsError("user_operation_rejected", "rejected", { cause, reason: "AA32 paymaster expired or not due" });
     expect(error).toBeInstanceOf(Error);
     expect([error.name, error.code, error.reason, error.cause]).toEqual([
       "ContractsError",
-      "USER_OPERATION_REJECTED",
+      "user_operation_rejected",
       "AA32 paymaster expired or not due",
       cause,
     ]);
@@ -145,8 +160,8 @@ describe("pure helpers (no chain)", () => {
 });
 
 describe("wallet calls", () => {
-  it("builds approve + buy_content_token, buy_slot, change_slot_owner and changeOwner calls", async () => {
-    const { buyContentTokenCalls, buySlotCall, changeOwnerCallData, changeSlotOwnerCall, xotnAbi } = await import("../src/index.js");
+  it("builds approve + buy_content_token, approve_purchases, change_slot_owner and changeOwner calls", async () => {
+    const { approvePurchasesCall, buyContentTokenCalls, changeOwnerCallData, changeSlotOwnerCall, xotnAbi } = await import("../src/index.js");
     const exchange = new Interface(contentTokenExchangeAbi);
     const [approve, buy] = buyContentTokenCalls({ xotn: TARGET, exchange: FACTORY, slot: OWNER, cuid: "g", amount: 5n });
     expect(approve?.to).toBe(TARGET);
@@ -154,12 +169,29 @@ describe("wallet calls", () => {
     expect(buy?.to).toBe(FACTORY);
     expect([...exchange.decodeFunctionData("buy_content_token", buy?.data ?? "0x")]).toEqual([OWNER, "g", 5n]);
     expect(() => buyContentTokenCalls({ xotn: TARGET, exchange: FACTORY, slot: OWNER, cuid: "g", amount: 0n })).toThrow(ContractsError);
-    expect([...exchange.decodeFunctionData("buy_slot", buySlotCall(FACTORY, OWNER, 3n, "g").data ?? "0x")]).toEqual([OWNER, 3n, "g"]);
+    const consent = approvePurchasesCall(FACTORY, "g", 9n);
+    expect(consent.to).toBe(FACTORY);
+    expect([...exchange.decodeFunctionData("approve_purchases", consent.data ?? "0x")]).toEqual(["g", 9n]);
+    expect(() => approvePurchasesCall(FACTORY, "g", -1n)).toThrow(ContractsError);
     expect([...exchange.decodeFunctionData("change_slot_owner", changeSlotOwnerCall(FACTORY, "g", 3n, TARGET).data ?? "0x")]).toEqual([
       "g",
       3n,
       TARGET,
     ]);
     expect([...new Interface(slotgateAccountAbi).decodeFunctionData("changeOwner", changeOwnerCallData(OWNER).callData)]).toEqual([OWNER]);
+  });
+
+  it("builds ERC-20 transfer and approve calls and the single buy_content_token call", async () => {
+    const { buyContentTokenCall, erc20ApproveCall, erc20TransferCall, xotnAbi } = await import("../src/index.js");
+    const erc20 = new Interface(xotnAbi);
+    const transfer = erc20TransferCall(TARGET, OWNER, 7n);
+    expect(transfer.to).toBe(TARGET);
+    expect([...erc20.decodeFunctionData("transfer", transfer.data ?? "0x")]).toEqual([OWNER, 7n]);
+    const approve = erc20ApproveCall(TARGET, FACTORY, 9n);
+    expect(approve.to).toBe(TARGET);
+    expect([...erc20.decodeFunctionData("approve", approve.data ?? "0x")]).toEqual([FACTORY, 9n]);
+    const buy = buyContentTokenCall(FACTORY, OWNER, "g", 5n);
+    expect(buy.to).toBe(FACTORY);
+    expect([...new Interface(contentTokenExchangeAbi).decodeFunctionData("buy_content_token", buy.data ?? "0x")]).toEqual([OWNER, "g", 5n]);
   });
 });

@@ -1,11 +1,10 @@
 import { ContractFactory, ZeroAddress } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   C_SALT,
   ContractsError,
   W_SALT,
   buyContentTokenCalls,
-  buySlotCall,
   changeOwnerCallData,
   changeSlotOwnerCall,
   computeWalletAddress,
@@ -13,20 +12,12 @@ import {
   slotgateAccountAbi,
   slotgateAccountBytecode,
 } from "../src/index.js";
-import { expectRevert, offlineKey, snapshot } from "./support/chain.js";
-import { CUID, type TestSystem, XOTN, startSystem } from "./support/system.js";
+import { expectRevert, offlineKey } from "./support/chain.js";
+import { CUID, XOTN, useTestSystem } from "./support/system.js";
 import { accountInterface, sendAs, walletsOf, xotnInterface } from "./support/wallets.js";
 
 describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
-  let s: TestSystem;
-
-  beforeAll(async () => {
-    s = await startSystem();
-  });
-  beforeEach(async () => {
-    const restore = await snapshot(s.provider);
-    return () => restore();
-  });
+  const s = useTestSystem();
 
   it("rotates the owner through a UserOperation signed by the old owner; the old key is then refused and nothing else changes", async () => {
     const oldOwner = offlineKey();
@@ -38,9 +29,9 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     await (await xotn.transfer(userWallet, 5n * XOTN)).wait();
     await sendAs(s, oldOwner, [
       ...buyContentTokenCalls({ xotn: s.addresses.xotn, exchange: s.addresses.exchange, slot: slotWallet, cuid: CUID, amount: XOTN }),
-      buySlotCall(s.addresses.exchange, userWallet, 7n, CUID),
       { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 123n]) },
     ]);
+    await (await exchange.buy_slot(userWallet, 7n, CUID)).wait();
     const before = {
       xotn: await xotn.balanceOf(userWallet),
       allowance: await xotn.allowance(userWallet, s.addresses.exchange),
@@ -64,7 +55,7 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
       (error: unknown) => error,
     );
     expect(refused).toBeInstanceOf(ContractsError);
-    expect((refused as ContractsError).code).toBe("USER_OPERATION_REJECTED");
+    expect((refused as ContractsError).code).toBe("user_operation_rejected");
     expect((refused as ContractsError).reason).toBe("AA24 signature error");
 
     // Address, balances, approval and slot ownership are unchanged.
@@ -103,14 +94,15 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     expect(await connectAccount(userWallet, s.provider).owner()).toBe(newOwner.address);
   });
 
-  it("refuses a zero, unchanged or self owner with InvalidNewOwner (the operation reverts, the owner stays)", async () => {
+  it("refuses a zero, unchanged or self owner with InvalidNewOwner (never sponsored, the owner stays)", async () => {
     const owner = offlineKey();
     const { userWallet } = walletsOf(s, owner);
+    await sendAs(s, owner, { to: userWallet, data: "0x" }); // deploy
     for (const candidate of [ZeroAddress, owner.address, userWallet]) {
       const error = await sendAs(s, owner, { callData: accountInterface.encodeFunctionData("changeOwner", [candidate]) }).catch(
         (caught: unknown) => caught,
       );
-      expect((error as ContractsError).code).toBe("USER_OPERATION_REVERTED");
+      expect((error as ContractsError).code).toBe("sponsorship_refused");
       expect((error as ContractsError).reason).toBe("InvalidNewOwner");
     }
     expect(await connectAccount(userWallet, s.provider).owner()).toBe(owner.address);

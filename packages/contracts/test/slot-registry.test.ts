@@ -1,20 +1,12 @@
 import { ZeroAddress } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ContractsError } from "../src/index.js";
-import { expectRevert, offlineKey, snapshot } from "./support/chain.js";
-import { CUID, type TestSystem, startSystem } from "./support/system.js";
+import { expectRevert, offlineKey } from "./support/chain.js";
+import { CUID, useTestSystem } from "./support/system.js";
 import { exchangeInterface, sendAs, walletsOf } from "./support/wallets.js";
 
 describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner)", () => {
-  let s: TestSystem;
-
-  beforeAll(async () => {
-    s = await startSystem();
-  });
-  beforeEach(async () => {
-    const restore = await snapshot(s.provider);
-    return () => restore();
-  });
+  const s = useTestSystem();
 
   it("lets the platform record the owner wallet of a slot, with SlotOwnerChanged from the zero address", async () => {
     const { exchange } = s.platformContracts;
@@ -26,10 +18,19 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner)", ()
     expect([event?.args.slot, event?.args.previousOwner, event?.args.newOwner, event?.args.cuid]).toEqual([1n, ZeroAddress, wallet, CUID]);
   });
 
-  it("lets a wallet record itself as owner through its own UserOperation", async () => {
+  it("refuses a wallet that tries to claim a free slot number for itself (squatting), on chain and before sponsorship", async () => {
     const owner = offlineKey();
     const { userWallet } = walletsOf(s, owner);
-    await sendAs(s, owner, { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_slot", [userWallet, 2n, CUID]) });
+    const squat = { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_slot", [userWallet, 2n, CUID]) };
+    // The platform's paymaster does not even sign it: the call reverts in simulation.
+    await expect(sendAs(s, owner, squat)).rejects.toMatchObject({ code: "sponsorship_refused", reason: "NotOperator" });
+    // Signed without the checks, it lands and reverts with NotOperator; the slot stays free.
+    await expect(sendAs(s, owner, squat, { policy: false })).rejects.toMatchObject({ code: "user_operation_reverted", reason: "NotOperator" });
+    // Directly from an account, for itself or anyone else: NotOperator.
+    await expectRevert(s.strangerContracts.exchange.buy_slot(s.stranger.address, 2n, CUID), "NotOperator", [s.stranger.address]);
+    expect(await s.platformContracts.exchange.slot_owner(CUID, 2n)).toBe(ZeroAddress);
+    // The platform can still give the slot to whom it belongs.
+    await (await s.platformContracts.exchange.buy_slot(userWallet, 2n, CUID)).wait();
     expect(await s.platformContracts.exchange.slot_owner(CUID, 2n)).toBe(userWallet);
   });
 
@@ -42,9 +43,9 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner)", ()
     expect(await exchange.slot_owner("game-2", 1n)).toBe(s.stranger.address);
   });
 
-  it("refuses buy_slot for someone else by a non-platform caller with NotPlatformOrSelf", async () => {
-    await expectRevert(s.strangerContracts.exchange.buy_slot(s.holder.address, 3n, CUID), "NotPlatformOrSelf", [s.stranger.address]);
-    await expectRevert(s.providerContracts.exchange.buy_slot(s.holder.address, 3n, CUID), "NotPlatformOrSelf");
+  it("refuses buy_slot by anyone but the operator or the owner with NotOperator, the cuid's provider included", async () => {
+    await expectRevert(s.strangerContracts.exchange.buy_slot(s.holder.address, 3n, CUID), "NotOperator", [s.stranger.address]);
+    await expectRevert(s.providerContracts.exchange.buy_slot(s.holder.address, 3n, CUID), "NotOperator");
   });
 
   it("refuses a zero owner, an unknown cuid and an owned slot", async () => {
@@ -53,7 +54,6 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner)", ()
     await expectRevert(exchange.buy_slot(s.holder.address, 3n, "nope"), "UnknownCuid", ["nope"]);
     await (await exchange.buy_slot(s.holder.address, 3n, CUID)).wait();
     await expectRevert(exchange.buy_slot(s.stranger.address, 3n, CUID), "SlotAlreadyOwned", [3n, s.holder.address]);
-    await expectRevert(s.strangerContracts.exchange.buy_slot(s.stranger.address, 3n, CUID), "SlotAlreadyOwned");
   });
 
   it("changes the owner only by a call from the current owner's wallet (spec 4.9), through a UserOperation", async () => {
@@ -71,7 +71,7 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner)", ()
       to: s.addresses.exchange,
       data: exchangeInterface.encodeFunctionData("change_slot_owner", [CUID, 9n, toWallet]),
     }).catch((error: unknown) => error);
-    expect((fromOtherWallet as ContractsError).code).toBe("USER_OPERATION_REVERTED");
+    expect((fromOtherWallet as ContractsError).code).toBe("sponsorship_refused");
     expect((fromOtherWallet as ContractsError).reason).toBe("NotSlotOwner");
     expect(await exchange.slot_owner(CUID, 9n)).toBe(fromWallet);
 
@@ -91,7 +91,7 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner)", ()
     // And the previous owner can no longer move it.
     await expect(
       sendAs(s, from, { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("change_slot_owner", [CUID, 9n, fromWallet]) }),
-    ).rejects.toMatchObject({ code: "USER_OPERATION_REVERTED", reason: "NotSlotOwner" });
+    ).rejects.toMatchObject({ code: "sponsorship_refused", reason: "NotSlotOwner" });
   });
 
   it("refuses changing an unowned slot (SlotNotOwned) and giving a slot to the zero address (ZeroAddress)", async () => {

@@ -1,5 +1,5 @@
 import { ZeroAddress } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   C_SALT,
   ContractsError,
@@ -8,22 +8,15 @@ import {
   computeWalletAddresses,
   connectAccount,
   getUserOpHash,
-  prepareSponsoredUserOperation,
+  operationGasCeiling,
+  submitUserOperations,
 } from "../src/index.js";
-import { offlineKey, snapshot } from "./support/chain.js";
-import { CUID, type TestSystem, XOTN, startSystem } from "./support/system.js";
-import { exchangeInterface, sendAs, walletsOf, xotnInterface } from "./support/wallets.js";
+import { offlineKey } from "./support/chain.js";
+import { CUID, XOTN, useTestSystem } from "./support/system.js";
+import { exchangeInterface, prepareAs, sendAs, walletsOf, xotnInterface } from "./support/wallets.js";
 
 describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
-  let s: TestSystem;
-
-  beforeAll(async () => {
-    s = await startSystem();
-  });
-  beforeEach(async () => {
-    const restore = await snapshot(s.provider);
-    return () => restore();
-  });
+  const s = useTestSystem();
 
   it("computes the user (W_SALT) and slot (C_SALT) wallet addresses off-chain exactly as the factory does", async () => {
     const { factory } = s.platformContracts;
@@ -40,12 +33,9 @@ describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
 
   it("computes getUserOpHash off-chain exactly as the EntryPoint does", async () => {
     const owner = offlineKey();
-    const prepared = await prepareSponsoredUserOperation({
-      provider: s.provider,
-      addresses: s.addresses,
-      owner,
-      paymasterSigner: s.paymasterSigner,
-      calls: { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 1n]) },
+    const prepared = await prepareAs(s, owner, {
+      to: s.addresses.xotn,
+      data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 1n]),
     });
     const onChain = await s.platformContracts.entryPoint.getUserOpHash(prepared.userOperation);
     expect(getUserOpHash(prepared.userOperation, s.addresses.entryPoint, 31337n)).toBe(onChain);
@@ -88,6 +78,22 @@ describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
     expect(await s.provider.getBalance(userWallet)).toBe(0n);
   });
 
+  it("prepares a wallet's next operation before the first lands when the caller passes the nonces, and both run in one bundle", async () => {
+    const owner = offlineKey();
+    const { userWallet } = walletsOf(s, owner);
+    const approve = (amount: bigint) => ({ to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, amount]) });
+    const first = await prepareAs(s, owner, approve(11n));
+    const second = await prepareAs(s, owner, approve(22n), { nonce: 1n, paymasterNonce: 1n });
+    expect([first.deploysWallet, second.deploysWallet]).toEqual([true, false]);
+    expect(second.userOperation.initCode).toBe("0x");
+    const { operations } = await submitUserOperations(s.bundler, s.addresses.entryPoint, [first.userOperation, second.userOperation]);
+    expect(operations.map((outcome) => [outcome.userOpHash, outcome.success])).toEqual([
+      [first.userOpHash, true],
+      [second.userOpHash, true],
+    ]);
+    expect(await s.platformContracts.xotn.allowance(userWallet, s.addresses.exchange)).toBe(22n);
+  });
+
   it("lets the factory be called directly, emitting AccountCreated once and returning the same wallet after", async () => {
     const owner = offlineKey();
     const { factory } = s.platformContracts;
@@ -114,29 +120,52 @@ describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
     expect(await s.platformContracts.xotn.balanceOf(userWallet)).toBe(10n * XOTN - amount);
   });
 
-  it("reports a reverting wallet call as USER_OPERATION_REVERTED with the decoded custom error, gas still sponsored", async () => {
+  it("refuses to sponsor a call that reverts in simulation (sponsorship_refused): nothing is signed or sent, the deposit pays nothing", async () => {
+    const owner = offlineKey();
+    const { userWallet, slotWallet } = walletsOf(s, owner);
+    const reverting = { to: s.addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, 5n]) };
+    const deposit = await s.platformContracts.entryPoint.balanceOf(s.addresses.paymaster);
+    const block = await s.provider.getBlockNumber();
+    // The wallet does not exist yet: simulated through simulateHandleOp with its initCode.
+    await expect(sendAs(s, owner, reverting)).rejects.toMatchObject({ code: "sponsorship_refused", reason: "InsufficientAllowance" });
+    // A deployed wallet: simulated as the EntryPoint's call into it.
+    await sendAs(s, owner, { to: userWallet, data: "0x" });
+    const afterDeploy = await s.platformContracts.entryPoint.balanceOf(s.addresses.paymaster);
+    await expect(sendAs(s, owner, reverting)).rejects.toMatchObject({ code: "sponsorship_refused", reason: "InsufficientAllowance" });
+    await expect(prepareAs(s, owner, reverting)).rejects.toMatchObject({ code: "sponsorship_refused" });
+    expect(await s.platformContracts.entryPoint.balanceOf(s.addresses.paymaster)).toBe(afterDeploy);
+    expect(afterDeploy).toBeLessThan(deposit);
+    expect(await s.provider.getBlockNumber()).toBe(block + 1); // only the deploying operation was mined
+    expect(await s.platformContracts.entryPoint.getNonce(userWallet, 0n)).toBe(1n);
+  });
+
+  it("refuses to sponsor an operation whose gas limits exceed the per-operation cap (gas_cap)", async () => {
+    const owner = offlineKey();
+    const call = { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 1n]) };
+    await expect(prepareAs(s, owner, call, { gas: { callGasLimit: 5_000_000n } })).rejects.toMatchObject({ code: "sponsorship_refused", reason: "gas_cap" });
+    await expect(prepareAs(s, owner, call, { policy: { maxOperationGas: 3_000_000n } })).rejects.toMatchObject({ reason: "gas_cap" });
+    const prepared = await prepareAs(s, owner, call, { policy: { maxOperationGas: 3_560_000n } });
+    expect(operationGasCeiling(prepared.userOperation)).toBe(3_560_000n);
+  });
+
+  it("reports a reverting wallet call signed without the checks as user_operation_reverted with the decoded custom error, gas still sponsored", async () => {
     const owner = offlineKey();
     const { slotWallet } = walletsOf(s, owner);
     const error = await sendAs(s, owner, {
       to: s.addresses.exchange,
       data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, 5n]),
-    }).catch((caught: unknown) => caught);
+    }, { policy: false }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ContractsError);
-    expect((error as ContractsError).code).toBe("USER_OPERATION_REVERTED");
+    expect((error as ContractsError).code).toBe("user_operation_reverted");
     expect((error as ContractsError).reason).toBe("InsufficientAllowance");
     // the operation was included: the wallet exists and its nonce advanced
     expect(await s.platformContracts.entryPoint.getNonce(walletsOf(s, owner).userWallet, 0n)).toBe(1n);
   });
 
   it("refuses to build a first operation for a sender that is not the wallet of (owner, salt)", async () => {
-    const error = await prepareSponsoredUserOperation({
-      provider: s.provider,
-      addresses: s.addresses,
-      owner: offlineKey(),
-      paymasterSigner: s.paymasterSigner,
+    const error = await prepareAs(s, offlineKey(), { to: ZeroAddress.replace(/0$/, "1") }, {
       sender: walletsOf(s, offlineKey()).userWallet,
-      calls: { to: ZeroAddress.replace(/0$/, "1") },
     }).catch((caught: unknown) => caught);
-    expect((error as ContractsError).code).toBe("INVALID_ARGUMENT");
+    expect((error as ContractsError).code).toBe("invalid_argument");
   });
 });

@@ -1,20 +1,11 @@
 import { ContractFactory, Signature, ZeroAddress } from "ethers";
-import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { type XotnContract, xotnAbi, xotnBytecode } from "../src/index.js";
-import { expectRevert, snapshot } from "./support/chain.js";
-import { type TestSystem, XOTN, startSystem } from "./support/system.js";
+import { expectRevert } from "./support/chain.js";
+import { XOTN, useTestSystem } from "./support/system.js";
 
 describe("XOTN", () => {
-  let s: TestSystem;
-  let restore: () => Promise<void>;
-
-  beforeAll(async () => {
-    s = await startSystem();
-  });
-  beforeEach(async () => {
-    restore = await snapshot(s.provider);
-    return () => restore();
-  });
+  const s = useTestSystem();
 
   it("is an 18-decimal ERC-20 named XOTN whose initial supply went to the treasury", async () => {
     const { xotn } = s.platformContracts;

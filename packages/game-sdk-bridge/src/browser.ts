@@ -3,7 +3,7 @@ import { GameSdkBridgeError } from "./errors.js";
 
 /**
  * Opens a URL for the player. {@link login} calls it once with the authorize URL.
- * It may return a promise; a throw or rejection ends the login with `BROWSER_OPEN_FAILED`.
+ * It may return a promise; a throw or rejection ends the login with `browser_open_failed`.
  *
  * @example
  * ```ts
@@ -21,10 +21,10 @@ function requireWebUrl(url: string): void {
   try {
     parsed = new URL(url);
   } catch {
-    throw new GameSdkBridgeError("BROWSER_OPEN_FAILED", "Refusing to open a value that is not an absolute URL.");
+    throw new GameSdkBridgeError("browser_open_failed", "Refusing to open a value that is not an absolute URL.");
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") {
-    throw new GameSdkBridgeError("BROWSER_OPEN_FAILED", "Only http and https URLs are opened in the browser.");
+    throw new GameSdkBridgeError("browser_open_failed", "Only http and https URLs are opened in the browser.");
   }
 }
 
@@ -35,7 +35,7 @@ function launch(command: string, args: readonly string[]): Promise<void> {
     child.once("error", (error: NodeJS.ErrnoException) => {
       reject(
         new GameSdkBridgeError(
-          "BROWSER_OPEN_FAILED",
+          "browser_open_failed",
           `Could not start the browser opener "${command}" (${error.code ?? "error"}).`,
           { cause: error },
         ),
@@ -65,7 +65,7 @@ export function systemOpenerCommand(platform: NodeJS.Platform, url: string): [st
  * shell). It resolves once the opener process has started; whether a browser
  * window then appears is up to the desktop, which is why {@link login} also has a timeout.
  *
- * @throws {@link GameSdkBridgeError} `BROWSER_OPEN_FAILED` when the URL is not http(s) or no opener could be started.
+ * @throws {@link GameSdkBridgeError} `browser_open_failed` when the URL is not http(s) or no opener could be started.
  * @example
  * ```ts
  * import { openSystemBrowser } from "@slotgate/game-sdk-bridge";
@@ -86,7 +86,7 @@ export async function openSystemBrowser(url: string): Promise<void> {
  * needs more. The `slotgate-login` CLI builds its opener this way from the
  * `SLOTGATE_BROWSER` environment variable.
  *
- * @throws {@link GameSdkBridgeError} `INVALID_CONFIG` when the command is empty.
+ * @throws {@link GameSdkBridgeError} `invalid_config` when the command is empty.
  * @example
  * ```ts
  * import { createCommandOpener, login } from "@slotgate/game-sdk-bridge";
@@ -100,7 +100,7 @@ export async function openSystemBrowser(url: string): Promise<void> {
 export function createCommandOpener(command: string): (url: string) => Promise<void> {
   const [program, ...args] = command.trim().split(/\s+/).filter((part) => part !== "");
   if (program === undefined) {
-    throw new GameSdkBridgeError("INVALID_CONFIG", "The browser command is empty.");
+    throw new GameSdkBridgeError("invalid_config", "The browser command is empty.");
   }
   return async (url: string) => {
     requireWebUrl(url);

@@ -93,7 +93,7 @@ const SECRET_KEYS = ["ClientSecret", "clientSecret", "client_secret", "Secret", 
 const LOOPBACK_DEV_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 function invalid(message: string): GameSdkBridgeError {
-  return new GameSdkBridgeError("INVALID_CONFIG", message);
+  return new GameSdkBridgeError("invalid_config", message);
 }
 
 function pick(config: Record<string, unknown>, pascal: string, camel: string): unknown {
@@ -185,6 +185,41 @@ function readRedirectPort(value: unknown): number | undefined {
 }
 
 /**
+ * Config of {@link loginWithDeviceCode}: the device grant needs no redirect URI.
+ *
+ * @example
+ * ```ts
+ * const config: DeviceLoginConfig = { ClientId: "my-console-game", SlotgateUrl: "https://auth.slotgate.io" };
+ * ```
+ */
+export type DeviceLoginConfig =
+  | Pick<LoginConfigPascal, "ClientId" | "SlotgateUrl">
+  | Pick<LoginConfigCamel, "clientId" | "slotgateUrl">;
+
+function refuseSecret(record: Record<string, unknown>): void {
+  if (SECRET_KEYS.some((key) => record[key] !== undefined)) {
+    throw invalid(
+      "A client secret was passed. It is never accepted: a game build is public, so the secret would leak. " +
+        "Keep the client secret on your game backend only.",
+    );
+  }
+}
+
+/**
+ * Validates a {@link DeviceLoginConfig}.
+ * @throws {@link GameSdkBridgeError} with code `invalid_config`.
+ * @internal
+ */
+export function resolveDeviceLoginConfig(config: unknown): { clientId: string; slotgateUrl: URL } {
+  if (config === null || typeof config !== "object") {
+    throw invalid("loginWithDeviceCode() needs a config object with ClientId.");
+  }
+  const record = config as Record<string, unknown>;
+  refuseSecret(record);
+  return { clientId: readClientId(pick(record, "ClientId", "clientId")), slotgateUrl: readSlotgateUrl(pick(record, "SlotgateUrl", "slotgateUrl")) };
+}
+
+/**
  * Validates a {@link LoginConfig} and decides the port.
  *
  * Port rule: when `RedirectUri` names a port, that port is used and
@@ -192,7 +227,7 @@ function readRedirectPort(value: unknown): number | undefined {
  * `LoopbackPort` is used, or else an ephemeral port, and the actual port is put
  * into the redirect URI sent to Slotgate.
  *
- * @throws {@link GameSdkBridgeError} with code `INVALID_CONFIG`.
+ * @throws {@link GameSdkBridgeError} with code `invalid_config`.
  * @internal
  */
 export function resolveLoginConfig(config: unknown): ResolvedLoginConfig {
@@ -200,12 +235,7 @@ export function resolveLoginConfig(config: unknown): ResolvedLoginConfig {
     throw invalid("login() needs a config object with ClientId and RedirectUri.");
   }
   const record = config as Record<string, unknown>;
-  if (SECRET_KEYS.some((key) => record[key] !== undefined)) {
-    throw invalid(
-      "A client secret was passed. It is never accepted: a game build is public, so the secret would leak. " +
-        "Keep the client secret on your game backend only.",
-    );
-  }
+  refuseSecret(record);
   const clientId = readClientId(pick(record, "ClientId", "clientId"));
   const redirectPort = readRedirectPort(pick(record, "RedirectUri", "redirectUri"));
   const slotgateUrl = readSlotgateUrl(pick(record, "SlotgateUrl", "slotgateUrl"));

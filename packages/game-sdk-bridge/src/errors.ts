@@ -5,30 +5,34 @@
  *
  * | code | meaning |
  * |---|---|
- * | `INVALID_CONFIG` | a config value is missing or wrong (non-loopback redirect URI, a client secret, a bad port, ...) |
- * | `PORT_IN_USE` | another program already listens on the loopback port |
- * | `LISTEN_FAILED` | the loopback listener could not start for another reason |
- * | `BROWSER_OPEN_FAILED` | the system browser (or the injected opener) could not be started |
- * | `STATE_MISMATCH` | the redirect's `state` was missing or did not match this login attempt |
- * | `MISSING_JWT` | the redirect carried no well-formed `jwt` |
- * | `ACCESS_DENIED` | the player declined on the consent page |
- * | `AUTHORIZATION_ERROR` | Slotgate redirected back with another OAuth error |
- * | `TIMEOUT` | no redirect arrived within the timeout |
- * | `CANCELLED` | the caller aborted the login (AbortSignal, or SIGINT/SIGTERM for the CLI) |
- * | `INTERNAL_ERROR` | an unexpected fault inside this package (please report it) |
+ * | `invalid_config` | a config value is missing or wrong (non-loopback redirect URI, a client secret, a bad port, ...) |
+ * | `port_in_use` | another program already listens on the loopback port |
+ * | `listen_failed` | the loopback listener could not start for another reason |
+ * | `browser_open_failed` | the system browser (or the injected opener) could not be started |
+ * | `state_mismatch` | the redirect's `state` was missing or did not match this login attempt |
+ * | `missing_jwt` | the redirect carried no well-formed `jwt` |
+ * | `access_denied` | the player declined on the consent page |
+ * | `authorization_error` | Slotgate redirected back with another OAuth error |
+ * | `timeout` | no redirect arrived within the timeout |
+ * | `code_expired` | device login: the player did not enter the code before it expired |
+ * | `network_error` | device login: the Slotgate service could not be reached or answered garbage |
+ * | `cancelled` | the caller aborted the login (AbortSignal, or SIGINT/SIGTERM for the CLI) |
+ * | `internal_error` | an unexpected fault inside this package (please report it) |
  */
 export type GameSdkBridgeErrorCode =
-  | "INVALID_CONFIG"
-  | "PORT_IN_USE"
-  | "LISTEN_FAILED"
-  | "BROWSER_OPEN_FAILED"
-  | "STATE_MISMATCH"
-  | "MISSING_JWT"
-  | "ACCESS_DENIED"
-  | "AUTHORIZATION_ERROR"
-  | "TIMEOUT"
-  | "CANCELLED"
-  | "INTERNAL_ERROR";
+  | "invalid_config"
+  | "port_in_use"
+  | "listen_failed"
+  | "browser_open_failed"
+  | "state_mismatch"
+  | "missing_jwt"
+  | "access_denied"
+  | "authorization_error"
+  | "timeout"
+  | "code_expired"
+  | "network_error"
+  | "cancelled"
+  | "internal_error";
 
 /**
  * The one error class of this package. {@link login} never throws it (it
@@ -44,7 +48,7 @@ export type GameSdkBridgeErrorCode =
  * try {
  *   await openSystemBrowser("https://auth.slotgate.io/");
  * } catch (error) {
- *   if (error instanceof GameSdkBridgeError && error.code === "BROWSER_OPEN_FAILED") {
+ *   if (error instanceof GameSdkBridgeError && error.code === "browser_open_failed") {
  *     console.error(error.message);
  *   }
  * }

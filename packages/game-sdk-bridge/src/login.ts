@@ -22,7 +22,7 @@ export interface LoginOptions {
    * @default 120000
    */
   timeoutMs?: number;
-  /** Aborting it ends the login with `CANCELLED` and closes the listener. */
+  /** Aborting it ends the login with `cancelled` and closes the listener. */
   signal?: AbortSignal;
   /**
    * Shows the authorize URL to the player. Tests and automation inject their own.
@@ -36,21 +36,21 @@ const MAX_TIMEOUT_MS = 2_147_483_647;
 function readTimeout(value: unknown): number {
   if (value === undefined) return DEFAULT_LOGIN_TIMEOUT_MS;
   if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_TIMEOUT_MS) {
-    throw new GameSdkBridgeError("INVALID_CONFIG", `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}.`);
+    throw new GameSdkBridgeError("invalid_config", `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}.`);
   }
   return value;
 }
 
 function cancelled(): GameSdkBridgeError {
-  return new GameSdkBridgeError("CANCELLED", "The login was cancelled.");
+  return new GameSdkBridgeError("cancelled", "The login was cancelled.");
 }
 
 function browserFailure(error: unknown): GameSdkBridgeError {
   if (error instanceof GameSdkBridgeError) {
-    return new GameSdkBridgeError("BROWSER_OPEN_FAILED", error.message, { cause: error });
+    return new GameSdkBridgeError("browser_open_failed", error.message, { cause: error });
   }
   // The opener's own message is not repeated: it may quote the URL, which carries the state.
-  return new GameSdkBridgeError("BROWSER_OPEN_FAILED", "The browser could not be opened for sign-in.", { cause: error });
+  return new GameSdkBridgeError("browser_open_failed", "The browser could not be opened for sign-in.", { cause: error });
 }
 
 /** Waits for the redirect, the timeout or the abort, whichever comes first. */
@@ -63,7 +63,7 @@ function waitForRedirect(
   let cleanup = () => {};
   return new Promise<CallbackOutcome>((resolve, reject) => {
     const timer = setTimeout(() => {
-      reject(new GameSdkBridgeError("TIMEOUT", `No sign-in arrived within ${timeoutMs / 1000} s. Start the login again.`));
+      reject(new GameSdkBridgeError("timeout", `No sign-in arrived within ${timeoutMs / 1000} s. Start the login again.`));
     }, timeoutMs);
     const onAbort = () => reject(cancelled());
     signal?.addEventListener("abort", onAbort, { once: true });
@@ -85,7 +85,7 @@ async function runLogin(config: LoginConfig, options: LoginOptions): Promise<str
   const timeoutMs = readTimeout(options.timeoutMs);
   const openBrowser = options.openBrowser ?? openSystemBrowser;
   if (typeof openBrowser !== "function") {
-    throw new GameSdkBridgeError("INVALID_CONFIG", "openBrowser must be a function that takes the URL.");
+    throw new GameSdkBridgeError("invalid_config", "openBrowser must be a function that takes the URL.");
   }
   const signal = options.signal;
   if (signal?.aborted) throw cancelled();

@@ -8,7 +8,7 @@ import { GameSdkBridgeError, type GameSdkBridgeErrorCode } from "./errors.js";
  * ```ts
  * const result: LoginResult = await login(config);
  * if (result.success) sendToBackend(result.jwt);
- * else if (result.errorCode === "PORT_IN_USE") showMessage(result.errorMessage);
+ * else if (result.errorCode === "port_in_use") showMessage(result.errorMessage);
  * ```
  */
 export interface LoginResult {
@@ -49,7 +49,7 @@ export function failureResult(error: unknown): LoginResult {
   const known =
     error instanceof GameSdkBridgeError
       ? error
-      : new GameSdkBridgeError("INTERNAL_ERROR", "Unexpected error in the loopback login.", { cause: error });
+      : new GameSdkBridgeError("internal_error", "Unexpected error in the loopback login.", { cause: error });
   return {
     Success: false,
     Jwt: null,

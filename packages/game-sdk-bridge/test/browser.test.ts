@@ -63,12 +63,12 @@ describe("openers spawn without a shell", () => {
   it("rejects with BROWSER_OPEN_FAILED when the opener does not exist", async () => {
     const opening = createCommandOpener(join(dir, "no-such-browser"))("https://auth.example.test/");
     await expect(opening).rejects.toBeInstanceOf(GameSdkBridgeError);
-    await expect(opening).rejects.toMatchObject({ code: "BROWSER_OPEN_FAILED", message: expect.stringContaining("ENOENT") });
+    await expect(opening).rejects.toMatchObject({ code: "browser_open_failed", message: expect.stringContaining("ENOENT") });
   });
 
   it.each([["file:///etc/passwd"], ["javascript:alert(1)"], ["not a url"]])("refuses to open %s", async (url) => {
-    await expect(openSystemBrowser(url)).rejects.toMatchObject({ code: "BROWSER_OPEN_FAILED" });
-    await expect(createCommandOpener("true")(url)).rejects.toMatchObject({ code: "BROWSER_OPEN_FAILED" });
+    await expect(openSystemBrowser(url)).rejects.toMatchObject({ code: "browser_open_failed" });
+    await expect(createCommandOpener("true")(url)).rejects.toMatchObject({ code: "browser_open_failed" });
   });
 
   it("refuses an empty command", () => {

@@ -15,12 +15,12 @@ describe("interpretCallback", () => {
 
   it("checks the state before anything else, even before an error redirect", () => {
     const outcome = interpretCallback(new URLSearchParams({ error: "access_denied", state: "other" }), STATE);
-    expect(outcome.ok ? "ok" : outcome.error.code).toBe("STATE_MISMATCH");
+    expect(outcome.ok ? "ok" : outcome.error.code).toBe("state_mismatch");
   });
 
   it("refuses two jwt values", () => {
     const outcome = interpretCallback(new URLSearchParams(`jwt=${SAMPLE_JWT}&jwt=${SAMPLE_JWT}&state=${STATE}`), STATE);
-    expect(outcome.ok ? "ok" : outcome.error.code).toBe("MISSING_JWT");
+    expect(outcome.ok ? "ok" : outcome.error.code).toBe("missing_jwt");
   });
 
   it("truncates a very long error_description", () => {

@@ -1,12 +1,11 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { spawnCli } from "./helpers/cli-binary.js";
 import { SAMPLE_JWT } from "./helpers/fake-browser.js";
 
-const CLI = resolve(import.meta.dirname, "../dist/cli.js");
 const FAKE_BROWSER = `${process.execPath} ${resolve(import.meta.dirname, "fixtures/fake-browser.mjs")}`;
 
 interface Run {
@@ -20,10 +19,7 @@ interface Run {
 
 function runCli(args: string[], env: Record<string, string> = {}, onStart?: (kill: () => void) => void): Promise<Run> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
-      env: { PATH: process.env["PATH"] ?? "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawnCli(args, env);
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
@@ -44,7 +40,7 @@ function runCli(args: string[], env: Record<string, string> = {}, onStart?: (kil
 
 const base = ["--client-id", "game-cli", "--redirect-uri", "http://127.0.0.1:0/callback", "--slotgate-url", "http://127.0.0.1:9"];
 
-describe("slotgate-login as a child process", () => {
+describe(`slotgate-login as a child process (${process.env["SLOTGATE_LOGIN_BIN"] ? "single executable" : "node dist/cli.js"})`, () => {
   let dir = "";
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "slotgate-cli-"));
@@ -69,33 +65,33 @@ describe("slotgate-login as a child process", () => {
     expect(authorize.searchParams.get("client_id")).toBe("game-cli");
   });
 
-  it("exits 1 with ACCESS_DENIED when the player declines", async () => {
+  it("exits 1 with access_denied when the player declines", async () => {
     const run = await runCli(base, { SLOTGATE_BROWSER: FAKE_BROWSER, FAKE_BROWSER_MODE: "deny" });
     expect(run.code).toBe(1);
     expect(run.line.Success).toBe(false);
     expect(run.line.Jwt).toBeNull();
-    expect(run.line.ErrorCode).toBe("ACCESS_DENIED");
+    expect(run.line.ErrorCode).toBe("access_denied");
     expect(run.line.ErrorMessage).toContain("declined");
   });
 
-  it("exits 1 with STATE_MISMATCH for a forged redirect", async () => {
+  it("exits 1 with state_mismatch for a forged redirect", async () => {
     const run = await runCli(base, { SLOTGATE_BROWSER: FAKE_BROWSER, FAKE_BROWSER_MODE: "wrong-state", FAKE_BROWSER_JWT: SAMPLE_JWT });
     expect(run.code).toBe(1);
-    expect(run.line.ErrorCode).toBe("STATE_MISMATCH");
+    expect(run.line.ErrorCode).toBe("state_mismatch");
     expect(run.stdout).not.toContain(SAMPLE_JWT);
   });
 
   it("exits 1 with TIMEOUT after --timeout-ms", async () => {
     const run = await runCli([...base, "--timeout-ms", "200"], { SLOTGATE_BROWSER: FAKE_BROWSER, FAKE_BROWSER_MODE: "ignore" });
     expect(run.code).toBe(1);
-    expect(run.line.ErrorCode).toBe("TIMEOUT");
+    expect(run.line.ErrorCode).toBe("timeout");
   });
 
-  it("exits 1 with CANCELLED when the engine sends SIGTERM", async () => {
+  it("exits 1 with cancelled when the engine sends SIGTERM", async () => {
     const run = await runCli(base, { SLOTGATE_BROWSER: FAKE_BROWSER, FAKE_BROWSER_MODE: "ignore" }, (kill) => kill());
     expect(run.signal).toBeNull();
     expect(run.code).toBe(1);
-    expect(run.line.ErrorCode).toBe("CANCELLED");
+    expect(run.line.ErrorCode).toBe("cancelled");
   });
 
   describe("port in use", () => {
@@ -110,12 +106,12 @@ describe("slotgate-login as a child process", () => {
       await new Promise<void>((closed) => blocker.close(() => closed()));
     });
 
-    it("exits 1 with PORT_IN_USE", async () => {
+    it("exits 1 with port_in_use", async () => {
       const run = await runCli(["--client-id", "g", "--redirect-uri", `http://127.0.0.1:${port}/callback`], {
         SLOTGATE_BROWSER: FAKE_BROWSER,
       });
       expect(run.code).toBe(1);
-      expect(run.line.ErrorCode).toBe("PORT_IN_USE");
+      expect(run.line.ErrorCode).toBe("port_in_use");
       expect(run.line.ErrorMessage).toContain(String(port));
     });
   });
@@ -127,12 +123,22 @@ describe("slotgate-login as a child process", () => {
     [[...base, "--loopback-port", "abc"], "--loopback-port must be a whole number"],
     [[...base, "--bogus"], "Unknown option --bogus"],
     [[...base, "extra"], "Unexpected argument"],
+    [["--device", "--slotgate-url", "http://127.0.0.1:9"], "--client-id is required"],
+    [["--device", ...base], "--redirect-uri does not apply to --device"],
+    [["--device=yes", "--client-id", "g"], "--device takes no value"],
   ])("exits 2 with one INVALID_CONFIG line for %j", async (args, fragment) => {
     const run = await runCli(args);
     expect(run.code).toBe(2);
     expect(run.line.Success).toBe(false);
-    expect(run.line.ErrorCode).toBe("INVALID_CONFIG");
+    expect(run.line.ErrorCode).toBe("invalid_config");
     expect(run.line.ErrorMessage).toContain(fragment);
+  });
+
+  it("--device exits 1 with network_error and no prompt line when the service is unreachable", async () => {
+    const run = await runCli(["--device", "--client-id", "console-cli", "--slotgate-url", "http://127.0.0.1:9"]);
+    expect(run.code).toBe(1);
+    expect(run.line).toMatchObject({ Success: false, Jwt: null, ErrorCode: "network_error" });
+    expect(run.line.ErrorMessage).toContain("could not be reached");
   });
 
   it("refuses --client-secret without echoing its value", async () => {

@@ -10,7 +10,7 @@ async function refused(config: unknown, timeoutMs?: number) {
   const result = await login(config as LoginConfig, { openBrowser: browser.openBrowser, timeoutMs });
   expect(browser.opened).toHaveLength(0);
   expect(result.Success).toBe(false);
-  expect(result.ErrorCode).toBe("INVALID_CONFIG");
+  expect(result.ErrorCode).toBe("invalid_config");
   return result.ErrorMessage ?? "";
 }
 
@@ -98,7 +98,7 @@ describe("config validation (login resolves INVALID_CONFIG, never throws)", () =
       { ClientId: "g", RedirectUri: "http://127.0.0.1:0/callback" },
       { openBrowser: "firefox" as unknown as () => void },
     );
-    expect(result.ErrorCode).toBe("INVALID_CONFIG");
+    expect(result.ErrorCode).toBe("invalid_config");
   });
 });
 

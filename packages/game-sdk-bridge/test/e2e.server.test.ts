@@ -8,10 +8,11 @@
  * found PostgreSQL; otherwise the embedded database is used, which one process opens at a time, so the
  * client is registered before the server starts.
  */
-import { freeLoopbackPort, type ReferenceServer, startReferenceServer } from "@slotgate/server/testing";
+import { freeLoopbackPort, type ReferenceServer, readMailbox, startReferenceServer, waitForMailedCode } from "@slotgate/server/testing";
 import { type Browser, chromium } from "playwright-core";
+import { runCliBinary } from "./helpers/cli-binary.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LoginResult, login } from "../src/index.js";
+import { type DeviceCodePrompt, type LoginResult, login, loginWithDeviceCode } from "../src/index.js";
 
 const CHROMIUM = process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium";
 const CHROMIUM_FLAGS = [
@@ -29,6 +30,7 @@ describe("login() against the reference server with headless Chromium", () => {
   let server: ReferenceServer;
   let browser: Browser;
   let clientId = "";
+  let deviceClientId = "";
   let redirectUri = "";
   const email = `player-${Date.now()}@e2e.slotgate.test`;
   const password = "correct horse battery staple 42";
@@ -40,7 +42,7 @@ describe("login() against the reference server with headless Chromium", () => {
     server = await startReferenceServer({
       // The loopback login needs no chain: run the OAuth part of the server only.
       chain: "off",
-      env: { SLOTGATE_SEED_DEMO: "false" },
+      env: { SLOTGATE_SEED_DEMO: "false", DEVICE_POLL_INTERVAL_SECONDS: "1" },
       ...(database ? { database } : {}),
       before(run) {
         const created = run([
@@ -58,6 +60,23 @@ describe("login() against the reference server with headless Chromium", () => {
           "desktop",
         ]) as Record<string, unknown>;
         clientId = String(created["client_id"]);
+        const consoleClient = run([
+          "client",
+          "create",
+          "--name",
+          "game-sdk-bridge console e2e",
+          "--redirect-uri",
+          "https://console.game.example/unused",
+          "--download-url",
+          "https://game.example/download",
+          "--web-url",
+          "https://game.example",
+          "--platform",
+          "game",
+          "--grant-type",
+          "urn:ietf:params:oauth:grant-type:device_code",
+        ]) as Record<string, unknown>;
+        deviceClientId = String(consoleClient["client_id"]);
       },
     });
     // Playwright gives every launch a fresh profile directory of its own (the --user-data-dir of TOOLCHAIN.md).
@@ -97,11 +116,14 @@ describe("login() against the reference server with headless Chromium", () => {
               await page.fill('[name="email"]', email);
               await page.fill('[name="password"]', password);
               if (signUp) await page.locator('[name="intent"][value="signup"]').check();
-              const button = page.locator(`[name="decision"][value="${decision}"]`);
-              if ((await button.count()) === 0) {
-                await Promise.all([page.waitForLoadState("load"), page.locator('form [type="submit"]').first().click()]);
-              }
+              const mailedBefore = readMailbox(server.dataDir, { to: email, limit: 1 })[0]?.id;
               await page.locator(`[name="decision"][value="${decision}"]`).click();
+              if (signUp && decision === "approve") {
+                // The mailbox step: the code from the development mailbox in the server's data directory.
+                await page.waitForSelector('[name="otp"]');
+                await page.fill('[name="otp"]', await waitForMailedCode(server.dataDir, email, mailedBefore === undefined ? {} : { after: mailedBefore }));
+                await page.locator('[name="decision"][value="approve"]').click();
+              }
               await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
               await page.waitForLoadState("load");
               played.finalUrl = page.url();
@@ -136,11 +158,78 @@ describe("login() against the reference server with headless Chromium", () => {
     expect(forged.status).toBeGreaterThanOrEqual(400);
   }, 120_000);
 
-  it("reports ACCESS_DENIED when the player denies", async () => {
+  it("reports access_denied when the player denies", async () => {
     const { result, flowError, heading } = await signInWithChromium("deny");
     expect(flowError, String(flowError)).toBeUndefined();
     expect(result.Success).toBe(false);
-    expect(result.ErrorCode).toBe("ACCESS_DENIED");
+    expect(result.ErrorCode).toBe("access_denied");
     expect(heading).toBe("Sign-in failed");
+  }, 120_000);
+
+  /** The player on a phone: opens the verification URL with the code filled in, signs in, decides. */
+  async function decideOnPhone(prompt: DeviceCodePrompt, decision: "approve" | "deny"): Promise<string | null> {
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.goto(prompt.VerificationUriComplete);
+      await page.fill('[name="email"]', email);
+      await page.fill('[name="password"]', password);
+      await page.locator(`[name="decision"][value="${decision}"]`).click();
+      return await page.locator("#slotgate-device-result").getAttribute("data-result");
+    } finally {
+      await context.close();
+    }
+  }
+
+  it("loginWithDeviceCode: the code entered and approved in Chromium yields a JWT the server validates", async () => {
+    let phone: Promise<string | null> = Promise.resolve(null);
+    const prompts: DeviceCodePrompt[] = [];
+    const result = await loginWithDeviceCode(
+      { ClientId: deviceClientId, SlotgateUrl: server.url },
+      {
+        onUserCode: (prompt) => {
+          prompts.push(prompt);
+          phone = decideOnPhone(prompt, "approve");
+        },
+      },
+    );
+    expect(await phone).toBe("device_approved");
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toMatchObject({ VerificationUri: `${server.url}/oauth/device`, ExpiresIn: 600, userCode: prompts[0]!.UserCode });
+    expect(result.ErrorMessage).toBeNull();
+    expect(result.Success).toBe(true);
+    const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${result.Jwt}` } });
+    expect(validate.status).toBe(200);
+    expect(await validate.json()).toMatchObject({ client_id: deviceClientId, token_use: "user_jwt" });
+  }, 120_000);
+
+  it("loginWithDeviceCode: access_denied when the player denies; invalid_config for a client without the grant", async () => {
+    let phone: Promise<string | null> = Promise.resolve(null);
+    const denied = await loginWithDeviceCode({ clientId: deviceClientId, slotgateUrl: server.url }, {
+      onUserCode: (p) => {
+        phone = decideOnPhone(p, "deny");
+      },
+    });
+    expect(await phone).toBe("device_denied");
+    expect(denied).toMatchObject({ Success: false, ErrorCode: "access_denied", Jwt: null });
+    const unregistered = await loginWithDeviceCode({ ClientId: clientId, SlotgateUrl: server.url }, { onUserCode: () => {} });
+    expect(unregistered.ErrorCode).toBe("invalid_config");
+    expect(unregistered.ErrorMessage).toContain("unauthorized_client");
+  }, 120_000);
+
+  it("slotgate-login --device prints the prompt line, then the result line once the player approved", async () => {
+    const run = runCliBinary(["--device", "--client-id", deviceClientId, "--slotgate-url", server.url]);
+    const prompt = JSON.parse(await run.firstLine) as DeviceCodePrompt;
+    expect(prompt.UserCode).toMatch(/^[A-Z]{4}-[A-Z]{4}$/);
+    expect(await decideOnPhone({ ...prompt, VerificationUriComplete: prompt.VerificationUriComplete }, "approve")).toBe("device_approved");
+    const done = await run.done;
+    expect(done.code).toBe(0);
+    const lines = done.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toMatchObject({ Success: true, ErrorCode: null });
+    expect(done.stderr).toContain(prompt.UserCode);
+    expect(done.stderr).toMatch(/[\u2580\u2584\u2588]/);
+    const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${String(lines[1]!["Jwt"])}` } });
+    expect(validate.status).toBe(200);
   }, 120_000);
 });

@@ -9,6 +9,7 @@ it("exports exactly the documented public API", () => {
       "GameSdkBridgeError",
       "createCommandOpener",
       "login",
+      "loginWithDeviceCode",
       "openSystemBrowser",
     ]
   `);

@@ -49,7 +49,7 @@ describe("loopback listener", () => {
       const second = await rawRequest(listener.port, `/callback?jwt=${SAMPLE_JWT}&state=the-state`);
       expect(second.status).toBe(404);
       const outcome = await listener.outcome;
-      expect(outcome.ok ? "ok" : outcome.error.code).toBe("STATE_MISMATCH");
+      expect(outcome.ok ? "ok" : outcome.error.code).toBe("state_mismatch");
     } finally {
       await listener.close();
     }

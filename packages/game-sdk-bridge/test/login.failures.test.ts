@@ -33,7 +33,7 @@ async function failWith(makeQuery: (authorize: Authorize) => string) {
 describe("login failures over real HTTP on 127.0.0.1", () => {
   it("refuses a redirect with the wrong state, shows a failure page and never returns its jwt", async () => {
     const { result, page } = await failWith(() => new URLSearchParams({ jwt: SAMPLE_JWT, state: "forged" }).toString());
-    expectFailure(result, "STATE_MISMATCH");
+    expectFailure(result, "state_mismatch");
     expect(result.ErrorMessage).toContain("state");
     expect(result.ErrorMessage).not.toContain(SAMPLE_JWT);
     expect(page.status).toBe(400);
@@ -43,47 +43,47 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
 
   it("refuses a redirect without state", async () => {
     const { result } = await failWith(() => `jwt=${SAMPLE_JWT}`);
-    expectFailure(result, "STATE_MISMATCH");
+    expectFailure(result, "state_mismatch");
   });
 
   it("refuses a redirect that repeats the state parameter", async () => {
     const { result } = await failWith(({ state }) => `jwt=${SAMPLE_JWT}&state=${state}&state=${state}`);
-    expectFailure(result, "STATE_MISMATCH");
+    expectFailure(result, "state_mismatch");
   });
 
-  it("fails with MISSING_JWT when the redirect carries the state but no jwt", async () => {
+  it("fails with missing_jwt when the redirect carries the state but no jwt", async () => {
     const { result, page } = await failWith(({ state }) => `state=${state}`);
-    expectFailure(result, "MISSING_JWT");
+    expectFailure(result, "missing_jwt");
     expect(page.status).toBe(400);
     expect(page.body).toContain("no jwt");
   });
 
   it("explains a code-flow redirect (code instead of jwt) as a registration problem", async () => {
     const { result } = await failWith(({ state }) => `code=abc123&state=${state}`);
-    expectFailure(result, "MISSING_JWT");
+    expectFailure(result, "missing_jwt");
     expect(result.ErrorMessage).toContain("authorization code instead of a jwt");
     expect(result.ErrorMessage).not.toContain("abc123");
   });
 
-  it("fails with MISSING_JWT when the jwt is not JWT-shaped", async () => {
+  it("fails with missing_jwt when the jwt is not JWT-shaped", async () => {
     const { result } = await failWith(({ state }) => `jwt=not-a-jwt&state=${state}`);
-    expectFailure(result, "MISSING_JWT");
+    expectFailure(result, "missing_jwt");
   });
 
-  it("reports a denial redirect as ACCESS_DENIED with the server's description", async () => {
+  it("reports a denial redirect as access_denied with the server's description", async () => {
     const { result, page } = await failWith(({ state }) =>
       new URLSearchParams({ error: "access_denied", error_description: "The user denied the request", state }).toString(),
     );
-    expectFailure(result, "ACCESS_DENIED");
+    expectFailure(result, "access_denied");
     expect(result.ErrorMessage).toBe("Sign-in was declined (access_denied: The user denied the request).");
     expect(page.body).toContain("The user denied the request");
   });
 
-  it("reports another OAuth error as AUTHORIZATION_ERROR", async () => {
+  it("reports another OAuth error as authorization_error", async () => {
     const { result } = await failWith(({ state }) =>
       new URLSearchParams({ error: "server_error", state }).toString(),
     );
-    expectFailure(result, "AUTHORIZATION_ERROR");
+    expectFailure(result, "authorization_error");
     expect(result.ErrorMessage).toContain("server_error");
   });
 
@@ -99,11 +99,11 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
   it("times out with TIMEOUT and closes the listener when no redirect arrives", async () => {
     const browser = idleBrowser();
     const result = await login(config, { openBrowser: browser.openBrowser, timeoutMs: 50 });
-    expectFailure(result, "TIMEOUT");
+    expectFailure(result, "timeout");
     expect(await isListening(browser.opened[0]!.port)).toBe(false);
   });
 
-  it("ends with CANCELLED and closes the listener when the AbortSignal fires while waiting", async () => {
+  it("ends with cancelled and closes the listener when the AbortSignal fires while waiting", async () => {
     const controller = new AbortController();
     const browser = idleBrowser();
     const pending = login(config, {
@@ -114,14 +114,14 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
       },
     });
     const result = await pending;
-    expectFailure(result, "CANCELLED");
+    expectFailure(result, "cancelled");
     expect(await isListening(browser.opened[0]!.port)).toBe(false);
   });
 
-  it("ends with CANCELLED without listening or opening a browser when the signal is already aborted", async () => {
+  it("ends with cancelled without listening or opening a browser when the signal is already aborted", async () => {
     const browser = idleBrowser();
     const result = await login(config, { signal: AbortSignal.abort(), openBrowser: browser.openBrowser });
-    expectFailure(result, "CANCELLED");
+    expectFailure(result, "cancelled");
     expect(browser.opened).toHaveLength(0);
   });
 
@@ -132,7 +132,7 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
       blocker = undefined;
     });
 
-    it("gives PORT_IN_USE naming the port, and never opens the browser", async () => {
+    it("gives port_in_use naming the port, and never opens the browser", async () => {
       blocker = createServer();
       await new Promise<void>((resolve) => blocker!.listen(0, "127.0.0.1", resolve));
       const { port } = blocker.address() as { port: number };
@@ -141,13 +141,13 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
         { ClientId: "game-1", RedirectUri: `http://127.0.0.1:${port}/callback` },
         { openBrowser: browser.openBrowser },
       );
-      expectFailure(result, "PORT_IN_USE");
+      expectFailure(result, "port_in_use");
       expect(result.ErrorMessage).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       expect(browser.opened).toHaveLength(0);
     });
   });
 
-  it("gives BROWSER_OPEN_FAILED and closes the listener when the opener throws, without repeating its message", async () => {
+  it("gives browser_open_failed and closes the listener when the opener throws, without repeating its message", async () => {
     let port = 0;
     const result = await login(config, {
       openBrowser: (url) => {
@@ -155,13 +155,13 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
         throw new Error(`cannot open ${url}`);
       },
     });
-    expectFailure(result, "BROWSER_OPEN_FAILED");
+    expectFailure(result, "browser_open_failed");
     expect(result.ErrorMessage).not.toContain("state=");
     expect(await isListening(port)).toBe(false);
   });
 
-  it("gives BROWSER_OPEN_FAILED when an async opener rejects", async () => {
+  it("gives browser_open_failed when an async opener rejects", async () => {
     const result = await login(config, { openBrowser: async () => Promise.reject(new Error("no display")) });
-    expectFailure(result, "BROWSER_OPEN_FAILED");
+    expectFailure(result, "browser_open_failed");
   });
 });

@@ -1,3 +1,4 @@
+import type { GrantType } from "@slotgate/protocol";
 import type { MockContext } from "./context.js";
 import { HttpError } from "./http/http-error.js";
 import { safeEqual } from "./random.js";
@@ -17,9 +18,15 @@ export function isRegisteredRedirectUri(ctx: MockContext, client: ClientRecord, 
   return client.redirect_uris.includes(uri);
 }
 
+/** The client unless it is unknown, disabled or deleted (such a client neither signs users in nor authenticates). */
+export function activeClient(ctx: MockContext, clientId: string): ClientRecord | undefined {
+  const client = ctx.state.clients.get(clientId);
+  return client && ((!client.disabled || ctx.faults.disabledClientStillWorks) && !client.deleted) ? client : undefined;
+}
+
 /** The client, or throws 401 invalid_client. */
 export function requireClient(ctx: MockContext, clientId: string): ClientRecord {
-  const client = ctx.state.clients.get(clientId);
+  const client = activeClient(ctx, clientId);
   if (!client) throw new HttpError("invalid_client");
   return client;
 }
@@ -31,7 +38,25 @@ export function requireRegisteredRedirectUri(ctx: MockContext, client: ClientRec
 
 /** The client whose id and secret match, or throws 401 invalid_client. */
 export function authenticateClient(ctx: MockContext, clientId: string, secret: string): ClientRecord {
-  const client = ctx.state.clients.get(clientId);
-  if (!client || !safeEqual(client.client_secret, secret)) throw new HttpError("invalid_client");
+  const client = activeClient(ctx, clientId);
+  const previous = client?.previous_secret;
+  const ok = client && (safeEqual(client.client_secret, secret) || (previous !== undefined && previous.until > ctx.now() && safeEqual(previous.secret, secret)));
+  if (!client || !ok) throw new HttpError("invalid_client");
   return client;
+}
+
+/** Throws 400 unauthorized_client unless the client registered the grant. */
+export function requireGrant(client: ClientRecord, grant: GrantType): void {
+  if (!client.grant_types.includes(grant)) {
+    throw new HttpError("unauthorized_client", { message: `This client is not registered for the ${grant} grant; register it with that grant in grant_types.` });
+  }
+}
+
+/**
+ * The client of a device request: authenticated when a secret is given, else a public client by
+ * `client_id` alone (RFC 8628 3.1). 401 invalid_client otherwise.
+ */
+export function identifyClient(ctx: MockContext, clientId: string | undefined, secret: string | undefined): ClientRecord {
+  if (clientId === undefined) throw new HttpError("invalid_client");
+  return secret === undefined ? requireClient(ctx, clientId) : authenticateClient(ctx, clientId, secret);
 }

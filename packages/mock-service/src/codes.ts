@@ -2,6 +2,7 @@ import { LIMITS } from "@slotgate/protocol";
 import type { MockContext } from "./context.js";
 import { HttpError } from "./http/http-error.js";
 import { randomBase64url, sha256Base64url } from "./random.js";
+import { endFamilyOf } from "./refresh-tokens.js";
 import type { CodeRecord } from "./state.js";
 
 /** Issues a single-use authorization code bound to client, redirect URI and optional PKCE challenge. */
@@ -34,7 +35,10 @@ export async function redeemCode(
   const record = ctx.state.codes.get(args.code);
   if (!record) throw new HttpError("invalid_grant");
   if (record.used && !ctx.faults.reuseCodes) {
-    for (const jti of record.issued_jtis) ctx.state.revokedJtis.add(jti);
+    for (const jti of record.issued_jtis) {
+      ctx.state.revokedJtis.add(jti);
+      endFamilyOf(ctx, jti, true);
+    }
     throw new HttpError("invalid_grant");
   }
   if (record.client_id !== args.client_id || record.redirect_uri !== args.redirect_uri) throw new HttpError("invalid_grant");

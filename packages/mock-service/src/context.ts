@@ -15,6 +15,8 @@ export interface MockContext {
   ready: () => Promise<SigningKeys>;
   fetch: () => typeof fetch;
   callbackAttempts: number;
+  /** Seconds the previous client secret keeps working after a rotation. */
+  clientSecretOverlapSeconds: number;
   callbackDelayMs: number;
   /** JSON body limit in bytes, null when a fault disables it. */
   bodyLimit: number | null;

@@ -7,6 +7,7 @@ import { type MockFixtures, createFixtures } from "./fixtures.js";
 import { authorizeHandlers } from "./handlers/authorize.js";
 import { contentTokenHandlers, parseXotn } from "./handlers/content-tokens.js";
 import { devUserHandlers } from "./handlers/dev-user.js";
+import { deviceHandlers } from "./handlers/device.js";
 import { fallbackHandlers } from "./handlers/fallback.js";
 import { oauthMetaHandlers } from "./handlers/oauth-meta.js";
 import { statusHandlers } from "./handlers/status.js";
@@ -27,12 +28,19 @@ export interface MockOperator {
    */
   enableRelease(cuid: string): Promise<void>;
   /**
-   * Gives the user's slot wallet for the client `xotn` more XOTN (wei integer or ether decimal string), already approved.
+   * Gives the user's slot wallet for the client `xotn` more XOTN (wei integer or ether decimal string), already
+   * approved. The simulated service keeps one slot per client and user, so the XOTN can only ever buy that
+   * client's content tokens (the real service's per-cuid consent); `cuid` is accepted and not needed.
    * @throws MockServiceError `unknown_client` / `unknown_user`
    */
-  fundSlot(args: { client_id: string; user_id: string; xotn: string }): Promise<void>;
+  fundSlot(args: { client_id: string; user_id: string; xotn: string; cuid?: string }): Promise<void>;
   /** A correctly signed access token whose `exp` lies beyond the clock-skew tolerance in the past. */
   issueExpiredToken(args: { user_id: string; client_id: string }): Promise<string>;
+  /**
+   * Makes a device authorization expire now, as if the user never came (user code as shown, e.g. `BDFH-JKLM`).
+   * @throws MockServiceError `unknown_user_code`
+   */
+  expireDeviceAuthorization(userCode: string): Promise<void>;
 }
 
 /** A simulated Slotgate service: MSW handlers over an in-memory state. */
@@ -55,6 +63,8 @@ export interface MockService {
   issueAccessToken(userId: string, clientId: string): Promise<string>;
   /** The public JWKS the service publishes at `/.well-known/jwks.json`. */
   jwks(): Promise<{ keys: JWK[] }>;
+  /** The one-time code of the newest mail to `email` (the simulated mailbox), or throws when there is none. */
+  readMailedCode(email: string): Promise<string>;
 }
 
 function requireUserAndClient(state: MockState, userId: string, clientId: string): void {
@@ -109,6 +119,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     fetch: () => options.fetch ?? globalThis.fetch,
     callbackAttempts: Math.max(1, options.callbackAttempts ?? 3),
+    clientSecretOverlapSeconds: Math.max(0, options.clientSecretOverlapSeconds ?? 86_400),
     callbackDelayMs: Math.max(0, options.callbackDelayMs ?? 10),
     bodyLimit: faults.noBodyLimit ? null : LIMITS.maxJsonBodyBytes,
   };
@@ -117,6 +128,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     ...wellKnownHandlers(ctx),
     ...devUserHandlers(ctx),
     ...authorizeHandlers(ctx),
+    ...deviceHandlers(ctx),
     ...tokenHandlers(ctx),
     ...validateHandlers(ctx),
     ...statusHandlers(ctx),
@@ -144,6 +156,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       const issuedAt = now() - (lifetime + LIMITS.clockSkewSeconds + 60) * 1000;
       return (await issueAccessToken(ctx, user_id, client_id, lifetime, issuedAt)).token;
     },
+    async expireDeviceAuthorization(userCode) {
+      await ctx.ready();
+      const wanted = userCode.toUpperCase().replace(/[\s-]/g, "");
+      const device = [...state.devices.values()].find((d) => d.user_code === wanted);
+      if (!device) throw new MockServiceError("unknown_user_code", `No device authorization with user code ${userCode}.`);
+      device.expires_at = now() - 1000;
+    },
   };
 
   return {
@@ -167,6 +186,12 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     },
     async jwks() {
       return { keys: [(await ctx.ready()).jwk] };
+    },
+    async readMailedCode(email) {
+      const mail = state.mails.filter((m) => m.to === email.toLowerCase()).at(-1);
+      const code = mail ? /\b([0-9]{6})\b/.exec(mail.text)?.[1] : undefined;
+      if (!code) throw new MockServiceError("no_mail", `No mail with a code to ${email}.`);
+      return code;
     },
   };
 }

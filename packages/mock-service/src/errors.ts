@@ -1,5 +1,5 @@
 /** Stable codes of {@link MockServiceError}. */
-export type MockServiceErrorCode = "invalid_option" | "unknown_user" | "unknown_client" | "unknown_cuid";
+export type MockServiceErrorCode = "invalid_option" | "unknown_user" | "unknown_client" | "unknown_cuid" | "unknown_user_code" | "no_mail";
 
 /**
  * The one error class of `@slotgate/mock-service`, thrown by the test-side API

@@ -1,4 +1,4 @@
-import type { PlatformType } from "@slotgate/protocol";
+import type { GrantType, PlatformType } from "@slotgate/protocol";
 import { ENCRYPTION_TEST_VECTORS } from "@slotgate/protocol/test-vectors";
 
 /** A seeded client application, with its secret (fixtures are test data, so the secret is known). */
@@ -13,6 +13,8 @@ export interface ClientFixture {
   web_url: string;
   platform: PlatformType;
   blockchain: boolean;
+  /** Grants the client may use (`authorization_code` always). */
+  grant_types: GrantType[];
 }
 
 /** Every seeded record of the simulated service. */
@@ -21,9 +23,9 @@ export interface MockFixtures {
   developer: { uuid: string; email: string; password: string };
   /** Web app for the client SDK (popup / page flows), `blockchain: true`, redirect URI `https://app.example.test/callback`. Owns the `provider` registration. */
   webClient: ClientFixture;
-  /** Backend app for the backend SDK; its redirect URI is the backend's POST callback route (option `backendRedirectUri`). `blockchain: true`. */
+  /** Backend app for the backend SDK; its redirect URI is the backend's POST callback route (option `backendRedirectUri`). `blockchain: true`; registered for refresh tokens. */
   backendClient: ClientFixture;
-  /** Game / desktop app with the loopback redirect URI `http://127.0.0.1:<loopbackPort>/callback` (RFC 8252). `blockchain: false`. */
+  /** Game / desktop app with the loopback redirect URI `http://127.0.0.1:<loopbackPort>/callback` (RFC 8252). `blockchain: false`; registered for the device grant. */
   gameClient: ClientFixture;
   /** Seeded end user who can log in on the authorize page. `user_id` is also the `user_dbkey` of its slot. */
   endUser: { user_id: string; email: string; password: string; nickname: string };
@@ -77,6 +79,7 @@ export function createFixtures(options: FixtureOptions = {}): MockFixtures {
       web_url: "https://app.example.test/",
       platform: "web",
       blockchain: true,
+      grant_types: ["authorization_code"],
     },
     backendClient: {
       client_id: "sg_demo_backend",
@@ -88,6 +91,7 @@ export function createFixtures(options: FixtureOptions = {}): MockFixtures {
       web_url: "https://backend.example.test/",
       platform: "web",
       blockchain: true,
+      grant_types: ["authorization_code", "refresh_token"],
     },
     gameClient: {
       client_id: "sg_demo_game",
@@ -99,6 +103,7 @@ export function createFixtures(options: FixtureOptions = {}): MockFixtures {
       web_url: "https://game.example.test/",
       platform: "game",
       blockchain: false,
+      grant_types: ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"],
     },
     endUser: {
       user_id: "1001",

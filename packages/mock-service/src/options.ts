@@ -25,6 +25,10 @@ export interface MockFaults {
   popupWildcardOrigin?: boolean;
   /** PKCE code_verifier is not checked. */
   skipPkce?: boolean;
+  /** A client-secret rotation ends the previous secret at once (no overlap window). */
+  rotationWithoutOverlap?: boolean;
+  /** A disabled client still authenticates. */
+  disabledClientStillWorks?: boolean;
 }
 
 /** Options of {@link createMockService}. */
@@ -60,6 +64,11 @@ export interface MockServiceOptions extends FixtureOptions {
    * @default 10
    */
   callbackDelayMs?: number;
+  /**
+   * Seconds the previous client secret keeps working after a rotation in the developer center.
+   * @default 86400
+   */
+  clientSecretOverlapSeconds?: number;
   /** Deliberate contract violations (see {@link MockFaults}). */
   faults?: MockFaults;
 }

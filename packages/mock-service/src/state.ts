@@ -1,4 +1,5 @@
-import type { AuthorizationStatus, ClientApplication } from "@slotgate/protocol";
+import type { RememberedAnswer } from "./http/idempotency.js";
+import type { AuthorizationStatus, ClientApplication, ClientAuditEntry } from "@slotgate/protocol";
 import type { PasswordHash } from "./passwords.js";
 import { randomAddress } from "./random.js";
 
@@ -15,6 +16,14 @@ export interface ClientRecord extends ClientApplication {
   owner_uuid: string;
   /** AES-256-CTR key and IV, issued by the client's first provider registration. */
   aes?: { key: string; iv: string };
+  /** The secret before the last rotation and until when (epoch ms) it still works. */
+  previous_secret?: { secret: string; until: number };
+  /** Deleted in the developer center: unknown everywhere, never listed again. */
+  deleted?: boolean;
+  /** Tokens of this client issued at or before this unix second are revoked (disabled or deleted). */
+  revoked_before?: number;
+  /** The developer center's audit list, oldest first. */
+  audit?: ClientAuditEntry[];
 }
 
 /** An end user. */
@@ -23,6 +32,24 @@ export interface EndUserRecord {
   email: string;
   nickname: string;
   password: PasswordHash;
+}
+
+/** A mail the simulated service "sent" (it keeps them instead). */
+export interface SentMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** A sign-up waiting for its emailed code (single use, attempt-limited, bound to the browser's CSRF cookie). */
+export interface SignupChallenge {
+  email: string;
+  password: PasswordHash;
+  code: string;
+  binding: string;
+  attempts: number;
+  used: boolean;
+  expiresAt: number;
 }
 
 /** An authorization code (single use, bound to client, redirect URI and PKCE challenge). */
@@ -37,6 +64,40 @@ export interface CodeRecord {
   used: boolean;
   /** `jti`s of the access tokens issued from this code (revoked when the code is replayed). */
   issued_jtis: string[];
+}
+
+/** A device authorization (RFC 8628). */
+export interface DeviceRecord {
+  device_code: string;
+  /** Normalised: 8 letters, no dash. */
+  user_code: string;
+  client_id: string;
+  status: "pending" | "approved" | "denied" | "redeemed";
+  user_id?: string;
+  interval: number;
+  /** Epoch milliseconds. */
+  last_polled_at?: number;
+  expires_at: number;
+}
+
+/** A refresh-token family: one sign-in of a user at a client that opted in to refresh tokens. */
+export interface RefreshFamilyRecord {
+  family_id: string;
+  client_id: string;
+  user_id: string;
+  ended: boolean;
+  /** `jti`s of every access token of the family (revoked when it ends by revocation or reuse). */
+  access_jtis: string[];
+}
+
+/** One refresh token of a family. */
+export interface RefreshTokenRecord {
+  family_id: string;
+  /** Epoch milliseconds of the first use. */
+  used_at?: number;
+  /** The token issued for it at its first use. */
+  successor?: string;
+  expires_at: number;
 }
 
 /** A login-status record of one (user, client) pair. */
@@ -105,6 +166,13 @@ export class MockState {
   readonly endUsers = new Map<string, EndUserRecord>();
   readonly codes = new Map<string, CodeRecord>();
   readonly revokedJtis = new Set<string>();
+  /** Device authorizations by device code. */
+  readonly devices = new Map<string, DeviceRecord>();
+  /** Refresh tokens by token. */
+  readonly refreshTokens = new Map<string, RefreshTokenRecord>();
+  readonly refreshFamilies = new Map<string, RefreshFamilyRecord>();
+  /** Refresh family of an access token, by `jti`. */
+  readonly familyOfJti = new Map<string, string>();
   /** Keyed by `${user_id}|${client_id}`. */
   readonly statuses = new Map<string, StatusRecord>();
   /** Keyed by cuid. */
@@ -113,12 +181,18 @@ export class MockState {
   readonly slots = new Map<string, SlotRecord>();
   /** Spend-message nonces already accepted. */
   readonly acceptedNonces = new Set<string>();
+  /** Answers of requests sent with an `Idempotency-Key`, by `${caller}|${key}`. */
+  readonly idempotency = new Map<string, RememberedAnswer>();
   /** XOTN (wei) received by the platform treasury (15% of purchases). */
   platformTreasury = 0n;
   /** XOTN (wei) received per provider `owner_addr` (85% of purchases), lowercase keys. */
   readonly providerRevenue = new Map<string, bigint>();
   /** Content tokens released per provider `owner_addr`, lowercase keys. */
   readonly released = new Map<string, bigint>();
+  /** Every mail sent (sign-up codes), oldest first. */
+  readonly mails: SentMail[] = [];
+  /** Sign-ups waiting for their emailed code, by challenge id. */
+  readonly signupChallenges = new Map<string, SignupChallenge>();
   /** Every authorize callback attempted, in order. */
   readonly callbacks: CallbackDelivery[] = [];
   private nextUserId = 1001;

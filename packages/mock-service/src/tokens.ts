@@ -58,6 +58,8 @@ export async function verifyUserToken(ctx: MockContext, token: string): Promise<
   const claims = await verifyToken(keys, token, ctx.baseUrl, ctx.now());
   if (!claims || claims.token_use === "dev_user") return null;
   if (ctx.state.revokedJtis.has(claims.jti) && !ctx.faults.ignoreRevocation) return null;
+  const cutoff = claims.client_id === undefined ? undefined : ctx.state.clients.get(claims.client_id)?.revoked_before;
+  if (cutoff !== undefined && claims.iat <= cutoff) return null;
   if (!ctx.state.endUsers.has(claims.sub)) return null;
   return claims;
 }

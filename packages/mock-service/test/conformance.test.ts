@@ -14,4 +14,5 @@ defineConformanceSuite({
   name: "simulated service (MSW)",
   baseUrl: () => mock.baseUrl,
   operator: mock.operator,
+  readMailedCode: (email) => mock.readMailedCode(email),
 });

@@ -4,6 +4,8 @@ import {
   authorizeEnforcesCsrf,
   authorizePopupPostsResult,
   authorizeRequiresExactRedirectUri,
+  clientDisableEnableDelete,
+  clientSecretRotationOverlaps,
   codeIsSingleUse,
   createConformanceContext,
   metaCodeIsSingleUse,
@@ -35,6 +37,8 @@ const CASES: { fault: keyof MockFaults; checks: Record<string, Check>; because: 
   { fault: "noBodyLimit", checks: { rejectsOversizedBody }, because: [/signup: HTTP status/] },
   { fault: "popupWildcardOrigin", checks: { authorizePopupPostsResult }, because: [/'\*'/] },
   { fault: "skipPkce", checks: { pkceIsEnforced }, because: [/missing verifier/] },
+  { fault: "rotationWithoutOverlap", checks: { clientSecretRotationOverlaps }, because: [/previous_secret_valid_until|previous secret inside the window/] },
+  { fault: "disabledClientStillWorks", checks: { clientDisableEnableDelete }, because: [/disabled client/] },
 ];
 
 const healthy = createMockService({ baseUrl: "http://healthy.slotgate.test" });
@@ -43,7 +47,7 @@ const faulty = new Map<string, MockService>(
 );
 const server = setupServer(...healthy.handlers, ...[...faulty.values()].flatMap((m) => m.handlers));
 
-const target = (mock: MockService) => ({ name: mock.baseUrl, baseUrl: () => mock.baseUrl, operator: mock.operator });
+const target = (mock: MockService) => ({ name: mock.baseUrl, baseUrl: () => mock.baseUrl, operator: mock.operator, readMailedCode: (email: string) => mock.readMailedCode(email) });
 const contexts: ConformanceContext[] = [];
 async function contextFor(mock: MockService): Promise<ConformanceContext> {
   const ctx = await createConformanceContext(target(mock));

@@ -54,7 +54,8 @@ describe("fixtures", () => {
       clients: { client_id: string }[];
     };
     expect(list.clients.map((c) => c.client_id).sort()).toEqual(["sg_demo_backend", "sg_demo_client", "sg_demo_game"]);
-    expect(JSON.stringify(list)).not.toContain("secret");
+    expect(JSON.stringify(list)).not.toContain("\"client_secret\"");
+    expect(JSON.stringify(list)).not.toContain(FIXTURES.webClient.client_secret);
   });
 
   it("the seeded end user logs in at the web client and gets the seeded slot as content_address", async () => {
@@ -134,6 +135,32 @@ describe("content tokens with the shared test vectors", () => {
     expect([replay.status, ((await replay.json()) as { error: string }).error]).toEqual([409, "replayed_message"]);
     const stale = await send(message({ nonce: "nonce-0002", ts: now / 1000 - 301 }));
     expect([stale.status, ((await stale.json()) as { error: string }).error]).toEqual([400, "stale_message"]);
+  });
+});
+
+describe("Idempotency-Key on the money endpoints", () => {
+  const buyBody = (amount: string) => ({ client_id: FIXTURES.webClient.client_id, user_dbkey: FIXTURES.endUser.user_id, amount, cuid: FIXTURES.provider.cuid });
+
+  it("the same key and body answer the first answer and buy once; another body under the key is 422", async () => {
+    const { mock, post } = use();
+    const headers = { ...basic(FIXTURES.webClient), "Idempotency-Key": "order-1" };
+    const first = await (await post("/v1/development-api/user_buy_content_token", buyBody("100"), headers)).json();
+    const again = await (await post("/v1/development-api/user_buy_content_token", buyBody("100"), headers)).json();
+    expect(again).toEqual(first);
+    expect(mock.state.platformTreasury).toBe(15n);
+    const other = await post("/v1/development-api/user_buy_content_token", buyBody("101"), headers);
+    expect([other.status, ((await other.json()) as { error: string }).error]).toEqual([422, "idempotency_key_reused"]);
+  });
+
+  it("a refused keyed request is not remembered (and leaves no unhandled rejection): the same request may be sent again", async () => {
+    const { mock, post } = use();
+    const headers = { ...basic(FIXTURES.webClient), "Idempotency-Key": "order-2" };
+    const body = buyBody("1000.000000000000000001");
+    const refused = await post("/v1/development-api/user_buy_content_token", body, headers);
+    expect(refused.status).toBe(409);
+    await mock.operator.fundSlot({ client_id: FIXTURES.webClient.client_id, user_id: FIXTURES.endUser.user_id, xotn: "1" });
+    const ok = await post("/v1/development-api/user_buy_content_token", body, headers);
+    expect(ok.status).toBe(200);
   });
 });
 

@@ -25,21 +25,34 @@ export const ERRORS = {
   not_found: { status: 404, message: "No such endpoint." },
   method_not_allowed: { status: 405, message: "This endpoint does not accept that HTTP method." },
   rate_limited: { status: 429, message: "Too many requests; retry after the time in the Retry-After header." },
+  idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with another request; send a new key for a new request, or repeat the first request exactly." },
 
   // --- OAuth 2.0 (RFC 6749 section 5.2 spellings) ---
   invalid_client: { status: 401, message: "Unknown client_id or wrong client_secret." },
   redirect_uri_mismatch: { status: 401, message: "redirect_uri mismatch: it must equal a registered redirect URI character for character." },
   invalid_grant: { status: 400, message: "The authorization code is unknown, expired, already used, or was issued to another client or redirect_uri." },
-  unsupported_grant_type: { status: 400, message: "grant_type must be authorization_code." },
-  access_denied: { status: 403, message: "The user denied the authorization request." },
+  unsupported_grant_type: { status: 400, message: "grant_type must be authorization_code, refresh_token or urn:ietf:params:oauth:grant-type:device_code." },
+  unauthorized_client: { status: 400, message: "This client is not registered for this grant type; register it with the grant in grant_types." },
+  access_denied: { status: 400, message: "The user denied the authorization request." },
   invalid_token: { status: 401, message: "The bearer token is missing, malformed, expired, revoked or not signed by this service." },
   token_user_mismatch: { status: 403, message: "The bearer token does not belong to the user_id or client_id in the request." },
+  // --- device authorization grant (RFC 8628 section 3.5 spellings) ---
+  authorization_pending: { status: 400, message: "The user has not approved the device yet; keep polling at the interval." },
+  slow_down: { status: 400, message: "Polling too fast; wait the interval plus 5 seconds before the next poll." },
+  expired_token: { status: 400, message: "The device_code has expired; start a new device authorization." },
   csrf_failed: { status: 403, message: "The form's CSRF token is missing or wrong; reload the page and try again." },
 
   // --- accounts ---
   invalid_credentials: { status: 401, message: "Wrong email or password." },
   email_taken: { status: 409, message: "An account with this email already exists." },
   client_not_found: { status: 404, message: "No client application with this client_id belongs to you." },
+  delivery_not_found: { status: 404, message: "No delivery with this id belongs to this client application." },
+  delivery_not_retryable: { status: 409, message: "This delivery already succeeded; only a pending or failed delivery can be retried." },
+  otp_invalid: { status: 401, message: "The one-time code from the email is wrong; check it and try again." },
+  otp_expired: { status: 400, message: "The one-time code expired, was already used, or belongs to another request; ask for a new code." },
+  otp_locked: { status: 423, message: "Too many wrong one-time codes; ask for a new code." },
+  email_not_verified: { status: 403, message: "This account has no verified email address yet." },
+  identity_provider_error: { status: 502, message: "The identity provider did not complete the sign-in; try again or use another way to sign in." },
 
   // --- content tokens ---
   provider_not_registered: { status: 404, message: "No provider is registered for this client_id and cuid." },
@@ -61,9 +74,15 @@ export const ERRORS = {
   mnemonic_mismatch: { status: 401, message: "The mnemonic does not match the wallet's stored mnemonic." },
   identity_not_verified: { status: 403, message: "Recovery needs a verified email identity first." },
   not_owner: { status: 403, message: "The caller does not own this address or slot." },
+  sponsorship_refused: {
+    status: 403,
+    message: "The platform does not sponsor this operation: the token is not on the sponsorship allow-list, or the operation may use more gas than one operation may.",
+  },
 
   // --- service ---
   chain_unavailable: { status: 503, message: "The blockchain node did not answer; retry later." },
+  sponsorship_budget_exceeded: { status: 429, message: "The gas the platform sponsors for this user or cuid today is used up; retry after the time in Retry-After." },
+  write_not_found: { status: 404, message: "No chain write with this id belongs to you." },
   chain_reverted: { status: 409, message: "The blockchain rejected the transaction." },
   service_unavailable: { status: 503, message: "The service is starting or shutting down; retry later." },
   internal_error: { status: 500, message: "Internal error." },

@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 export { BRAND } from "./brand.js";
+export { isPendingWrite, type ChainWriteResponse, type ChainWriteStatus, type PendingWriteResponse } from "./chain-writes.js";
 export {
   ERRORS,
   ERROR_CODES,
@@ -21,6 +22,7 @@ export {
   type ErrorCode,
   type ErrorDetail,
 } from "./errors.js";
+export { GRANT_TYPES, type GrantType } from "./grant-types.js";
 export { LIMITS, type Limits } from "./limits.js";
 export { PATHS, type PathName } from "./paths.js";
 export { POPUP_RESULT_SCRIPT, popupResultPayload, type PopupResultPayload } from "./popup-result.js";

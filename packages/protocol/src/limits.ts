@@ -25,6 +25,18 @@ export const LIMITS = {
   accessTokenLifetimeSeconds: 60 * 60,
   /** Lifetime of an authorization code, in seconds. Codes are also single-use. */
   authorizationCodeLifetimeSeconds: 60,
+  /** Lifetime of one refresh token, in seconds: each rotation issues a new one valid this long. */
+  refreshTokenLifetimeSeconds: 30 * 24 * 60 * 60,
+  /** Longest life of a refresh-token family (one sign-in), in seconds; then the user signs in again. */
+  refreshFamilyLifetimeSeconds: 90 * 24 * 60 * 60,
+  /** Window after a refresh token's first use in which a concurrent use gets the same successor instead of revoking the family, in seconds. */
+  refreshReuseGraceSeconds: 10,
+  /** Lifetime of a device_code and its user_code (RFC 8628 `expires_in`), in seconds. */
+  deviceCodeLifetimeSeconds: 10 * 60,
+  /** Smallest polling interval of the device grant (RFC 8628 `interval`), in seconds. */
+  devicePollIntervalSeconds: 5,
+  /** Seconds added to the interval on each `slow_down` (RFC 8628 section 3.5). */
+  deviceSlowDownSeconds: 5,
   /** Clock-skew tolerance applied when checking `exp` / `nbf`, in seconds. */
   clockSkewSeconds: 30,
   /** Validity of a paymaster signature (`validUntil - validAfter`), in seconds. */
@@ -51,6 +63,20 @@ export const LIMITS = {
   pbkdf2Digest: "sha256",
   /** Recommended attempts for a status login/logout call. */
   statusRetryAttempts: 3,
+  /** Digits of an emailed one-time code (sign-up, linking, recovery). */
+  otpDigits: 6,
+  /** Lifetime of an emailed one-time code, in seconds. Codes are also single-use. */
+  otpLifetimeSeconds: 10 * 60,
+  /** Wrong entries of one emailed code before it is locked (`otp_locked`). */
+  otpMaxAttempts: 5,
+  /** Emailed codes per address (or account) and purpose within an hour; more answer `rate_limited`. */
+  otpPerHour: 5,
+  /** Longest `Idempotency-Key` header, in characters. */
+  idempotencyKeyMaxLength: 255,
+  /** How long an `Idempotency-Key` is remembered (a retry within it answers the first request's outcome), in seconds. */
+  idempotencyKeyLifetimeSeconds: 24 * 60 * 60,
+  /** How long a money endpoint waits for its chain write to land before it answers 202 with the write's id, in seconds. */
+  chainWriteWaitSeconds: 30,
   /** Largest JSON request body the service accepts, in bytes. */
   maxJsonBodyBytes: 64 * 1024,
 } as const;

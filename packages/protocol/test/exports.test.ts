@@ -10,10 +10,12 @@ describe("public surface", () => {
         "BRAND",
         "ERRORS",
         "ERROR_CODES",
+        "GRANT_TYPES",
         "LIMITS",
         "PATHS",
         "POPUP_RESULT_SCRIPT",
         "isErrorCode",
+        "isPendingWrite",
         "popupResultPayload",
       ]
     `);
@@ -46,6 +48,8 @@ describe("public surface", () => {
       "pinVerifySchema",
       "pinResetSchema",
       "pinRecoverSchema",
+      "pinRecoverCodeSchema",
+      "pinRecoverWithCodeSchema",
     ]) {
       expect(names).toContain(expected);
     }

@@ -3,6 +3,10 @@ import { describe, expect, it } from "vitest";
 import {
   authorizeQuerySchema,
   clientRegistrationSchema,
+  deviceAuthorizationRequestSchema,
+  deviceTokenRequestSchema,
+  refreshTokenRequestSchema,
+  userCodeSchema,
   increaseUsedContentTokenSchema,
   initPermissionProviderSchema,
   pinRegisterSchema,
@@ -102,8 +106,40 @@ describe("request schemas", () => {
     expect(clientRegistrationSchema.parse({ ...base, redirect_uris: ["http://127.0.0.1:7777/callback"] }).blockchain).toBe(false);
   });
 
+  it("client grant_types: authorization_code always first, opt-ins kept, unknown or repeated grants refused", () => {
+    const base = { name: "n", download_url: "https://d.example", web_url: "https://w.example", platform: "game", redirect_uris: ["https://g.example/cb"] };
+    expect(clientRegistrationSchema.parse(base).grant_types).toEqual(["authorization_code"]);
+    expect(clientRegistrationSchema.parse({ ...base, grant_types: ["urn:ietf:params:oauth:grant-type:device_code", "refresh_token"] }).grant_types).toEqual([
+      "authorization_code",
+      "urn:ietf:params:oauth:grant-type:device_code",
+      "refresh_token",
+    ]);
+    expect(clientRegistrationSchema.safeParse({ ...base, grant_types: ["password"] }).success).toBe(false);
+    expect(clientRegistrationSchema.safeParse({ ...base, grant_types: ["refresh_token", "refresh_token"] }).success).toBe(false);
+  });
+
+  it("user codes: case, dashes and spaces do not matter; other letters and lengths are refused", () => {
+    expect(userCodeSchema.parse("bdfh-jklm")).toBe("BDFHJKLM");
+    expect(userCodeSchema.parse(" BDFH JKLM ")).toBe("BDFHJKLM");
+    for (const bad of ["BDFH-JKL", "ABCD-EFGH", "BDFH-JKLM-N", "", "x".repeat(40)]) expect(userCodeSchema.safeParse(bad).success, bad).toBe(false);
+    fc.assert(
+      fc.property(fc.string(), (s) => {
+        const r = userCodeSchema.safeParse(s);
+        if (r.success) expect(r.data).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{8}$/);
+      }),
+    );
+  });
+
+  it("refresh and device token requests name their grant and need their token", () => {
+    expect(refreshTokenRequestSchema.safeParse({ grant_type: "refresh_token", refresh_token: "sgr_x" }).success).toBe(true);
+    expect(refreshTokenRequestSchema.safeParse({ grant_type: "refresh_token" }).success).toBe(false);
+    expect(deviceTokenRequestSchema.safeParse({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: "d", client_id: "c" }).success).toBe(true);
+    expect(deviceTokenRequestSchema.safeParse({ grant_type: "refresh_token", device_code: "d" }).success).toBe(false);
+    expect(deviceAuthorizationRequestSchema.safeParse({ client_id: "c", scope: "ignored" }).success).toBe(true);
+  });
+
   it("never throws on arbitrary input: every schema answers success or a list of details", () => {
-    const all = [statusUpdateSchema, tokenRequestSchema, spendPayloadSchema, pinRegisterSchema, userBuyContentTokenSchema];
+    const all = [statusUpdateSchema, tokenRequestSchema, refreshTokenRequestSchema, deviceTokenRequestSchema, spendPayloadSchema, pinRegisterSchema, userBuyContentTokenSchema];
     fc.assert(
       fc.property(fc.anything(), (input) => {
         for (const schema of all) {

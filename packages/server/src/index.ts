@@ -14,19 +14,16 @@
  * @packageDocumentation
  */
 export { createApp, type CreateAppOptions, type SlotgateApp } from "./app/create-app.js";
-export { type ChainMode, type ChainSettings, chainSettingsFromEnv } from "./chain/chain-config.js";
-export { chainDatabaseOf } from "./chain/sql-adapter.js";
-export { type ChainHandle, startChain } from "./chain/start-chain.js";
-export { connectRemoteChain, RemoteChainError } from "./grpc/client.js";
+export { type ChainMode, type ChainServiceSettings, type ChainSettings, chainSettingsFromEnv } from "./config/chain-env.js";
+export { type ChainHandle, type ChainStartWarning, logChainWarning, startChain } from "./chain/start-chain.js";
+export { connectRemoteChain } from "./grpc/client.js";
 export { type ChainGrpcServer, serveChainService } from "./grpc/server.js";
 export type { Services } from "./app/services.js";
-export { ConfigError, loadConfig, type LogLevel, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
+export { ConfigError, loadConfig, type LogLevel, type DeviceFlowConfig, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
 export { createLogger, type Logger } from "./config/logger.js";
 export { runCli, type CliIo } from "./cli/commands.js";
 export { SlotgateServerError } from "./http/errors.js";
 export { createKeyStore, generateSigningKey, type KeyStore, type PrivateJwk } from "./keys/key-store.js";
 export { signWebhook } from "./status/marketplace-webhook.js";
-export { openDatabase, type Database, type OpenDatabaseOptions, type Queryable } from "./storage/database.js";
-export { MIGRATIONS, migrate, type Migration } from "./storage/migrations.js";
-export { openResources, startServer, type Resources, type RunningServer } from "./server.js";
-export { DerivedWalletDirectory, type WalletDirectory } from "./wallet/wallet-directory.js";
+export { SERVER_MIGRATIONS, migrateServer } from "./storage/migrations.js";
+export { openResources, openServerDatabase, startServer, type Resources, type RunningServer } from "./server.js";

@@ -4,13 +4,12 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createApp, type SlotgateApp } from "./app/create-app.js";
-import { type ChainHandle, startChain } from "./chain/start-chain.js";
+import { type ChainHandle, logChainWarning, startChain } from "./chain/start-chain.js";
 import type { ServerConfig } from "./config/config.js";
 import { createLogger, type Logger } from "./config/logger.js";
 import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } from "./keys/key-store.js";
-import { lockDataDir } from "./storage/data-dir-lock.js";
-import { type Database, openDatabase } from "./storage/database.js";
-import { migrate } from "./storage/migrations.js";
+import { type Database, openDatabase } from "@slotgate/storage";
+import { migrateServer } from "./storage/migrations.js";
 import type { ScryptParams } from "./users/passwords.js";
 
 /** Development defaults in use, each announced with a loud warning at start-up. */
@@ -36,6 +35,24 @@ function loadOrCreatePepper(dataDir: string): { pepper: string; generated: boole
 }
 
 /**
+ * The server's database as configured: PostgreSQL at `DATABASE_URL`, else the embedded database in
+ * `<SLOTGATE_DATA_DIR>/db` (locked for this process). Not migrated.
+ *
+ * @example
+ * ```ts
+ * const db = await openServerDatabase(loadConfig());
+ * ```
+ */
+export function openServerDatabase(config: ServerConfig, options: { schema?: string | undefined; poolSize?: number } = {}): Promise<Database> {
+  return openDatabase({
+    databaseUrl: config.databaseUrl ?? undefined,
+    dataDir: join(config.dataDir, "db"),
+    schema: options.schema,
+    poolSize: options.poolSize ?? config.databasePoolSize,
+  });
+}
+
+/**
  * Opens the database (migrating it) and loads the signing keys and pepper, falling back to
  * development defaults in the data directory, with a warning for each one used.
  *
@@ -46,29 +63,9 @@ function loadOrCreatePepper(dataDir: string): { pepper: string; generated: boole
  */
 export async function openResources(config: ServerConfig, options: { schema?: string } = {}): Promise<Resources> {
   const warnings: string[] = [];
-  const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
-  let opened: Database;
-  try {
-    opened = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db"), schema: options.schema, poolSize: config.databasePoolSize });
-  } catch (error) {
-    release();
-    throw error;
-  }
-  const db: Database = {
-    ...opened,
-    kind: opened.kind,
-    query: opened.query.bind(opened),
-    transaction: opened.transaction.bind(opened),
-    async close() {
-      try {
-        await opened.close();
-      } finally {
-        release();
-      }
-    },
-  };
+  const db = await openServerDatabase(config, { schema: options.schema });
   if (db.kind === "pglite") warnings.push(`embedded database (PGlite) in ${join(config.dataDir, "db")}; set DATABASE_URL for production`);
-  await migrate(db);
+  await migrateServer(db);
   let jwks: PrivateJwk[];
   if (config.signingKeys) jwks = config.signingKeys as PrivateJwk[];
   else {
@@ -82,6 +79,7 @@ export async function openResources(config: ServerConfig, options: { schema?: st
     filled = { ...config, clientSecretPepper: pepper };
     warnings.push(`client-secret pepper kept in ${config.dataDir}; set CLIENT_SECRET_PEPPER for production`);
   }
+  if (!config.mail.smtpUrl) warnings.push(`mail (one-time codes) goes to the development mailbox in ${join(config.dataDir, "mailbox")}, shown in the developer center; set SMTP_URL for production`);
   if (!config.marketplaceUrl) warnings.push("MARKETPLACE_URL is not set: login-status webhooks wait in the outbox until it is");
   return { db, keys: await createKeyStore(jwks), config: filled, warnings };
 }
@@ -116,7 +114,7 @@ export async function startServer(
   banner(log, res.warnings);
   let chain: ChainHandle | null;
   try {
-    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, (w) => log.warn(`DEVELOPMENT DEFAULT: ${w}`));
+    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, { dataDir: res.config.dataDir, warn: logChainWarning(log), log });
   } catch (error) {
     if (!options.resources) await res.db.close();
     throw error;
@@ -137,7 +135,7 @@ export async function startServer(
     keys: res.keys,
     issuer: url,
     log,
-    chain: { handle: chain },
+    chain,
     ...(options.scrypt ? { scrypt: options.scrypt } : {}),
   });
   await slotgate.start();

@@ -33,7 +33,7 @@ export function sessionRoutes(slotgate: SlotgateBackend, sessions: SessionStore)
     const session = sessions.get(req, res);
     const jwt: unknown = (req.body as { jwt?: unknown } | undefined)?.jwt;
     try {
-      if (typeof jwt !== "string") throw new SlotgateBackendError("MISSING_TOKEN");
+      if (typeof jwt !== "string") throw new SlotgateBackendError("missing_token");
       session.slot = await slotgate.getSlotInfo(jwt);
       session.loggedIn = true;
       res.json({ slot: publicSlot(session) });

@@ -34,7 +34,7 @@ export function tokenRoutes(config: DemoConfig, tokens: ContentTokenClient, sess
     try {
       const slot = requireSlot(session);
       const amount = amountOf(req.body);
-      const funded = await fundSlot(config, { userId: slot.id, xotn: amount });
+      const funded = await fundSlot(config, { userId: slot.id, xotn: amount, cuid: config.cuid });
       const purchase = await tokens.buy({ user_dbkey: slot.id, amount, cuid: config.cuid });
       res.json({ funded: funded.ok ? true : funded.message, purchase });
     } catch (err) {

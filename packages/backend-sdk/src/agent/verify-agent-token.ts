@@ -49,7 +49,7 @@ export async function verifyAgentToken(
   token: unknown,
   options: VerifyAgentTokenOptions = {},
 ): Promise<AgentTokenClaims> {
-  if (typeof token !== "string" || token.trim() === "") throw new SlotgateBackendError("MISSING_TOKEN");
+  if (typeof token !== "string" || token.trim() === "") throw new SlotgateBackendError("missing_token");
   try {
     const { payload } = await jwtVerify(token, keys, {
       issuer: ctx.authServerUrl,
@@ -60,17 +60,17 @@ export async function verifyAgentToken(
     });
     return payload as AgentTokenClaims;
   } catch (cause) {
-    if (cause instanceof errors.JWTExpired) throw new SlotgateBackendError("EXPIRED_TOKEN", { cause });
+    if (cause instanceof errors.JWTExpired) throw new SlotgateBackendError("expired_token", { cause });
     if (cause instanceof errors.JWKSTimeout || cause instanceof errors.JWKSInvalid) {
-      throw new SlotgateBackendError("KEYS_UNAVAILABLE", { cause });
+      throw new SlotgateBackendError("keys_unavailable", { cause });
     }
     if (cause instanceof errors.JOSEError && !(cause instanceof errors.JWKSNoMatchingKey) && cause.code === "ERR_JOSE_GENERIC") {
-      throw new SlotgateBackendError("KEYS_UNAVAILABLE", { cause });
+      throw new SlotgateBackendError("keys_unavailable", { cause });
     }
     if (cause instanceof errors.JOSEError) {
-      throw new SlotgateBackendError("INVALID_AGENT_TOKEN", { detail: cause.code, cause });
+      throw new SlotgateBackendError("invalid_agent_token", { detail: cause.code, cause });
     }
     // Not a JOSE error: the key set could not be fetched (network failure, non-200 answer).
-    throw new SlotgateBackendError("KEYS_UNAVAILABLE", { cause });
+    throw new SlotgateBackendError("keys_unavailable", { cause });
   }
 }

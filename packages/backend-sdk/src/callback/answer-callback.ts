@@ -31,7 +31,7 @@ const BODY = { success: true } as const;
 export function answerCallback(res: unknown): void {
   const r = res as Record<string, unknown> | null;
   if (r === null || typeof r !== "object") {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "handleCallback needs a response object" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "handleCallback needs a response object" });
   }
   if (typeof r.code === "function" && typeof r.send === "function" && typeof r.header === "function") {
     (r as unknown as FastifyReplyLike).code(200).header("cache-control", "no-store").send(BODY);
@@ -53,7 +53,7 @@ export function answerCallback(res: unknown): void {
     koa.body = BODY;
     return;
   }
-  throw new SlotgateBackendError("INVALID_ARGUMENT", {
+  throw new SlotgateBackendError("invalid_argument", {
     detail: "handleCallback needs an Express, Fastify, Koa or node:http response object",
   });
 }

@@ -1,9 +1,10 @@
+import { type BackendErrorCode, SlotgateBackendError } from "../errors.js";
 import type { FetchLike } from "../options.js";
 
 /** What a request to the Slotgate service came back with. */
 export type HttpOutcome =
-  | { kind: "ok"; status: number; body: Record<string, unknown> }
-  | { kind: "error"; status: number; error: string | undefined; message: string | undefined }
+  | { kind: "ok"; status: number; body: Record<string, unknown>; retryAfterMs?: number }
+  | { kind: "error"; status: number; error: string | undefined; message: string | undefined; retryAfterMs?: number }
   | { kind: "invalid"; status: number }
   | { kind: "network"; cause: unknown }
   | { kind: "aborted"; cause: unknown };
@@ -53,10 +54,24 @@ export async function requestJson(fetchFn: FetchLike, url: string, req: JsonRequ
     body = undefined;
   }
   const record = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
+  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  const after = retryAfterMs === undefined ? {} : { retryAfterMs };
   if (response.ok) {
-    return record ? { kind: "ok", status: response.status, body: record } : { kind: "invalid", status: response.status };
+    return record ? { kind: "ok", status: response.status, body: record, ...after } : { kind: "invalid", status: response.status };
   }
-  return { kind: "error", status: response.status, error: clip(record?.error), message: clip(record?.message) };
+  return { kind: "error", status: response.status, error: clip(record?.error), message: clip(record?.message), ...after };
+}
+
+/**
+ * A `Retry-After` header (RFC 9110 10.2.3: delay-seconds or an HTTP-date) in milliseconds from now,
+ * or undefined when absent or unreadable. A date in the past is 0.
+ */
+export function parseRetryAfter(value: string | null, now: number = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  const text = value.trim();
+  if (/^[0-9]{1,9}$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) || /^[0-9]/.test(text) ? undefined : Math.max(0, at - now);
 }
 
 /** Builds a URL from a base (without trailing slash), a path and a query. */
@@ -68,4 +83,25 @@ export function buildUrl(base: string, path: string, query?: Record<string, stri
 /** Resolves the fetch to use at call time, so a fetch patched later (e.g. by MSW) is honoured. */
 export function resolveFetch(fetchFn: FetchLike | undefined): FetchLike {
   return fetchFn ?? ((input, init) => globalThis.fetch(input, init));
+}
+
+/**
+ * The error of an answer that is not `ok`, for the API calls that throw: `aborted`, `network_error`,
+ * `invalid_response`, or `serviceError` (default `service_error`) carrying the service's `error` and status.
+ */
+export function outcomeError(out: Exclude<HttpOutcome, { kind: "ok" }>, serviceError: BackendErrorCode = "service_error"): SlotgateBackendError {
+  switch (out.kind) {
+    case "aborted":
+      return new SlotgateBackendError("aborted", { cause: out.cause });
+    case "network":
+      return new SlotgateBackendError("network_error", { cause: out.cause });
+    case "invalid":
+      return new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
+    case "error":
+      return new SlotgateBackendError(serviceError, {
+        detail: `${out.error ?? "error"} (HTTP ${out.status})${out.message ? ` ${out.message}` : ""}`,
+        ...(out.error === undefined ? {} : { error: out.error }),
+        serviceStatus: out.status,
+      });
+  }
 }

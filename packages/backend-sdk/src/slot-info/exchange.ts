@@ -26,14 +26,14 @@ export async function callAuthorize(ctx: ExchangeContext, jwt: string, state: st
     case "aborted":
       throw out.cause;
     case "network":
-      throw new SlotgateBackendError("AUTHORIZE_ERROR", { detail: "the service could not be reached", cause: out.cause });
+      throw new SlotgateBackendError("authorize_error", { detail: "the service could not be reached", cause: out.cause });
     case "invalid":
-      throw new SlotgateBackendError("AUTHORIZE_ERROR", {
+      throw new SlotgateBackendError("authorize_error", {
         detail: "the service answered something other than JSON",
         serviceStatus: out.status,
       });
     case "error":
-      throw new SlotgateBackendError("AUTHORIZE_ERROR", {
+      throw new SlotgateBackendError("authorize_error", {
         detail: `${out.error ?? "error"} (HTTP ${out.status})${out.message ? ` ${out.message}` : ""}`,
         ...(out.error === undefined ? {} : { error: out.error }),
         serviceStatus: out.status,
@@ -63,7 +63,7 @@ export async function exchangeCode(ctx: ExchangeContext, code: string, signal: A
     case "ok": {
       const b = out.body;
       if (!isSlotInfo(b)) {
-        throw new SlotgateBackendError("TOKEN_EXCHANGE_ERROR", {
+        throw new SlotgateBackendError("token_exchange_error", {
           detail: "the answer lacks a slot info field",
           serviceStatus: out.status,
         });
@@ -75,19 +75,20 @@ export async function exchangeCode(ctx: ExchangeContext, code: string, signal: A
         token_nickname: b.token_nickname as string,
         tr_cnt: b.tr_cnt as number,
         code: b.code as string,
+        ...(typeof b.refresh_token === "string" ? { refresh_token: b.refresh_token } : {}),
       };
     }
     case "aborted":
       throw out.cause;
     case "network":
-      throw new SlotgateBackendError("TOKEN_EXCHANGE_ERROR", { detail: "the service could not be reached", cause: out.cause });
+      throw new SlotgateBackendError("token_exchange_error", { detail: "the service could not be reached", cause: out.cause });
     case "invalid":
-      throw new SlotgateBackendError("TOKEN_EXCHANGE_ERROR", {
+      throw new SlotgateBackendError("token_exchange_error", {
         detail: "the service answered something other than JSON",
         serviceStatus: out.status,
       });
     case "error":
-      throw new SlotgateBackendError("TOKEN_EXCHANGE_ERROR", {
+      throw new SlotgateBackendError("token_exchange_error", {
         detail: `${out.error ?? "error"} (HTTP ${out.status})${out.message ? ` ${out.message}` : ""}`,
         ...(out.error === undefined ? {} : { error: out.error }),
         serviceStatus: out.status,

@@ -8,14 +8,14 @@ import { SlotgateBackendError } from "../errors.js";
  * service's clock-skew tolerance so that both sides agree.
  */
 export function assertUsableJwt(jwt: unknown, nowMs: number): asserts jwt is string {
-  if (typeof jwt !== "string" || jwt.trim() === "") throw new SlotgateBackendError("MISSING_TOKEN");
+  if (typeof jwt !== "string" || jwt.trim() === "") throw new SlotgateBackendError("missing_token");
   let exp: unknown;
   try {
     exp = decodeJwt(jwt).exp;
   } catch (cause) {
-    throw new SlotgateBackendError("INVALID_TOKEN", { detail: "the user JWT is not a decodable JWT", cause });
+    throw new SlotgateBackendError("invalid_token", { detail: "the user JWT is not a decodable JWT", cause });
   }
   if (exp !== undefined && (typeof exp !== "number" || exp + LIMITS.clockSkewSeconds <= nowMs / 1000)) {
-    throw new SlotgateBackendError("EXPIRED_TOKEN");
+    throw new SlotgateBackendError("expired_token");
   }
 }

@@ -13,7 +13,7 @@ export interface GetSlotInfoOptions {
    * @default 15000
    */
   timeout?: number;
-  /** Aborts the call: it rejects with `ABORTED` and its requests are cancelled. */
+  /** Aborts the call: it rejects with `aborted` and its requests are cancelled. */
   signal?: AbortSignal;
 }
 
@@ -62,8 +62,8 @@ export class SlotInfoFlow {
     try {
       const { timeout, signal } = validateOptions(options);
       assertUsableJwt(jwt, Date.now());
-      if (this.#closed) throw new SlotgateBackendError("SHUTDOWN");
-      if (signal?.aborted) throw new SlotgateBackendError("ABORTED", { cause: signal.reason });
+      if (this.#closed) throw new SlotgateBackendError("shutdown");
+      if (signal?.aborted) throw new SlotgateBackendError("aborted", { cause: signal.reason });
       return this.#begin(jwt, timeout, signal);
     } catch (err) {
       return Promise.reject(err);
@@ -90,11 +90,11 @@ export class SlotInfoFlow {
     entry.timer = setTimeout(() => {
       this.#fail(
         entry,
-        new SlotgateBackendError("CALLBACK_TIMEOUT", entry.callbackSeen ? { detail: "the code exchange did not finish in time" } : {}),
+        new SlotgateBackendError("callback_timeout", entry.callbackSeen ? { detail: "the code exchange did not finish in time" } : {}),
       );
     }, timeout);
     if (signal) {
-      const onAbort = () => this.#fail(entry, new SlotgateBackendError("ABORTED", { cause: signal.reason }));
+      const onAbort = () => this.#fail(entry, new SlotgateBackendError("aborted", { cause: signal.reason }));
       signal.addEventListener("abort", onAbort, { once: true });
       entry.unlinkSignal = () => signal.removeEventListener("abort", onAbort);
     }
@@ -118,7 +118,7 @@ export class SlotInfoFlow {
         if (entry.settled) return;
         await store.add(entry.state, this.#instanceId, timeout + STORE_GRACE_MS);
       } catch (cause) {
-        this.#fail(entry, new SlotgateBackendError("STORE_ERROR", { cause }));
+        this.#fail(entry, new SlotgateBackendError("store_error", { cause }));
         return;
       }
     }
@@ -126,7 +126,7 @@ export class SlotInfoFlow {
     try {
       await callAuthorize(this.#ctx, jwt, entry.state, entry.controller.signal);
     } catch (err) {
-      this.#fail(entry, asError(err, "AUTHORIZE_ERROR"));
+      this.#fail(entry, asError(err, "authorize_error"));
     }
   }
 
@@ -173,14 +173,14 @@ export class SlotInfoFlow {
     if (params.success !== "1") {
       this.#fail(
         entry,
-        new SlotgateBackendError("CALLBACK_REJECTED", {
+        new SlotgateBackendError("callback_rejected", {
           ...(params.error ? { error: params.error, detail: params.error } : {}),
         }),
       );
       return;
     }
     if (!params.code) {
-      this.#fail(entry, new SlotgateBackendError("CALLBACK_REJECTED", { detail: "the callback carried no code" }));
+      this.#fail(entry, new SlotgateBackendError("callback_rejected", { detail: "the callback carried no code" }));
       return;
     }
     exchangeCode(this.#ctx, params.code, entry.controller.signal).then(
@@ -190,7 +190,7 @@ export class SlotInfoFlow {
         this.#settle(entry, false);
         entry.resolve(info);
       },
-      (err: unknown) => this.#fail(entry, asError(err, "TOKEN_EXCHANGE_ERROR")),
+      (err: unknown) => this.#fail(entry, asError(err, "token_exchange_error")),
     );
   }
 
@@ -216,10 +216,10 @@ export class SlotInfoFlow {
     entry.reject(err);
   }
 
-  /** Rejects every pending call with `SHUTDOWN` at once, then detaches from the shared store. */
+  /** Rejects every pending call with `shutdown` at once, then detaches from the shared store. */
   async shutdown(): Promise<void> {
     this.#closed = true;
-    for (const entry of [...this.#pending.values()]) this.#fail(entry, new SlotgateBackendError("SHUTDOWN"));
+    for (const entry of [...this.#pending.values()]) this.#fail(entry, new SlotgateBackendError("shutdown"));
     const attached = this.#attached;
     this.#attached = undefined;
     if (this.#store && attached) {
@@ -229,21 +229,21 @@ export class SlotInfoFlow {
   }
 }
 
-function asError(err: unknown, code: "AUTHORIZE_ERROR" | "TOKEN_EXCHANGE_ERROR"): SlotgateBackendError {
+function asError(err: unknown, code: "authorize_error" | "token_exchange_error"): SlotgateBackendError {
   return err instanceof SlotgateBackendError ? err : new SlotgateBackendError(code, { cause: err });
 }
 
 function validateOptions(options: GetSlotInfoOptions): { timeout: number; signal: AbortSignal | undefined } {
   if (options === null || typeof options !== "object") {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "options must be an object" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "options must be an object" });
   }
   const timeout = options.timeout ?? LIMITS.getSlotInfoTimeoutMs;
   if (typeof timeout !== "number" || !Number.isFinite(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "timeout must be a positive number of milliseconds" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "timeout must be a positive number of milliseconds" });
   }
   const signal = options.signal;
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "signal must be an AbortSignal" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "signal must be an AbortSignal" });
   }
   return { timeout, signal };
 }

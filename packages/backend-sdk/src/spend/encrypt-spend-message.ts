@@ -18,7 +18,7 @@ const HEX = /^[0-9a-fA-F]*$/;
  * vectors do: fields in the order client_id, user_dbkey, amount, cuid, then
  * the optional nonce and ts, whatever order the caller's object has.
  *
- * @throws {@link SlotgateBackendError} `INVALID_ARGUMENT` naming the bad field.
+ * @throws {@link SlotgateBackendError} `invalid_argument` naming the bad field.
  * @example
  * ```ts
  * serializeSpendPayload({ cuid: "g", amount: "5", user_dbkey: "1", client_id: "c" });
@@ -28,7 +28,7 @@ const HEX = /^[0-9a-fA-F]*$/;
 export function serializeSpendPayload(payload: SpendPayload): string {
   const parsed = spendPayloadSchema.safeParse(payload);
   if (!parsed.success) {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", {
+    throw new SlotgateBackendError("invalid_argument", {
       detail: `spend payload: ${summarizeDetails(validationDetails(parsed.error))}`,
     });
   }
@@ -46,7 +46,7 @@ export function serializeSpendPayload(payload: SpendPayload): string {
  * runtimes, and reproduces `@slotgate/protocol/test-vectors` byte for byte.
  * Call it only on your backend: the key must never reach a browser or a game build.
  *
- * @throws {@link SlotgateBackendError} `INVALID_ARGUMENT` when the payload or the key/IV is malformed (the message never contains the key).
+ * @throws {@link SlotgateBackendError} `invalid_argument` when the payload or the key/IV is malformed (the message never contains the key).
  * @example
  * ```ts
  * import { encryptSpendMessage } from "@slotgate/backend-sdk";
@@ -77,16 +77,16 @@ export function encryptSpendMessage(payload: SpendPayload, spendKey: SpendKey): 
  * ```
  */
 export function encryptWithSpendKey(plaintext: string, spendKey: SpendKey): string {
-  if (typeof plaintext !== "string") throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "plaintext must be a string" });
+  if (typeof plaintext !== "string") throw new SlotgateBackendError("invalid_argument", { detail: "plaintext must be a string" });
   if (spendKey === null || typeof spendKey !== "object") {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "expected { key, iv }" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "expected { key, iv }" });
   }
   const { key, iv } = spendKey;
   if (typeof key !== "string" || key.length !== 64 || !HEX.test(key)) {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "key must be 32 bytes as 64 hex characters" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "key must be 32 bytes as 64 hex characters" });
   }
   if (typeof iv !== "string" || iv.length !== 32 || !HEX.test(iv)) {
-    throw new SlotgateBackendError("INVALID_ARGUMENT", { detail: "iv must be 16 bytes as 32 hex characters" });
+    throw new SlotgateBackendError("invalid_argument", { detail: "iv must be 16 bytes as 32 hex characters" });
   }
   return encryptHex(plaintext, key, iv);
 }

@@ -1,6 +1,6 @@
 import { LIMITS, PATHS, type StatusCheckResponse, type StatusLoginResponse, type StatusLogoutResponse } from "@slotgate/protocol";
 import { SlotgateBackendError } from "../errors.js";
-import { buildUrl, requestJson } from "../http/request.js";
+import { buildUrl, outcomeError, requestJson } from "../http/request.js";
 import type { Logger } from "../logger.js";
 import type { FetchLike, SleepFn } from "../options.js";
 
@@ -55,22 +55,22 @@ export const defaultSleep: SleepFn = (ms, signal) =>
   });
 
 function argumentError(args: StatusSyncArgs): SlotgateBackendError | undefined {
-  if (args === null || typeof args !== "object") return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "expected { accessToken, userId }" });
+  if (args === null || typeof args !== "object") return new SlotgateBackendError("invalid_argument", { detail: "expected { accessToken, userId }" });
   if (typeof args.accessToken !== "string" || args.accessToken.trim() === "") {
-    return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "accessToken must be a non-empty string" });
+    return new SlotgateBackendError("invalid_argument", { detail: "accessToken must be a non-empty string" });
   }
   if (typeof args.userId !== "string" || args.userId.trim() === "") {
-    return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "userId must be a non-empty string" });
+    return new SlotgateBackendError("invalid_argument", { detail: "userId must be a non-empty string" });
   }
   if (args.signal !== undefined && !(args.signal instanceof AbortSignal)) {
-    return new SlotgateBackendError("INVALID_ARGUMENT", { detail: "signal must be an AbortSignal" });
+    return new SlotgateBackendError("invalid_argument", { detail: "signal must be an AbortSignal" });
   }
   return undefined;
 }
 
 /** Whether a failure may pass on a later attempt: network errors, 408, 429 and 5xx. Other 4xx answers are final. */
 function retryable(err: SlotgateBackendError): boolean {
-  if (err.code === "NETWORK_ERROR" || err.code === "INVALID_RESPONSE") return true;
+  if (err.code === "network_error" || err.code === "invalid_response") return true;
   const s = err.serviceStatus;
   return s !== undefined && (s === 408 || s === 429 || s >= 500);
 }
@@ -84,20 +84,10 @@ async function attempt<T>(ctx: StatusContext, path: string, args: StatusSyncArgs
   });
   switch (out.kind) {
     case "ok":
-      if (out.body.status !== expected) throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
+      if (out.body.status !== expected) throw new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
       return out.body as T;
-    case "aborted":
-      throw new SlotgateBackendError("ABORTED", { cause: out.cause });
-    case "network":
-      throw new SlotgateBackendError("NETWORK_ERROR", { cause: out.cause });
-    case "invalid":
-      throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
-    case "error":
-      throw new SlotgateBackendError("SERVICE_ERROR", {
-        detail: `${out.error ?? "error"} (HTTP ${out.status})`,
-        ...(out.error === undefined ? {} : { error: out.error }),
-        serviceStatus: out.status,
-      });
+    default:
+      throw outcomeError(out);
   }
 }
 
@@ -114,7 +104,7 @@ export async function syncStatus<T>(
   }
   const path = which === "login" ? PATHS.statusLogin : PATHS.statusLogout;
   const expected = which === "login" ? "logged_in" : "logged_out";
-  let last: SlotgateBackendError = new SlotgateBackendError("NETWORK_ERROR");
+  let last: SlotgateBackendError = new SlotgateBackendError("network_error");
   let made = 0;
   for (let n = 1; n <= ctx.attempts; n++) {
     made = n;
@@ -122,8 +112,8 @@ export async function syncStatus<T>(
       const response = await attempt<T>(ctx, path, args, expected);
       return { ok: true, response, attempts: n };
     } catch (err) {
-      last = err instanceof SlotgateBackendError ? err : new SlotgateBackendError("NETWORK_ERROR", { cause: err });
-      const final = n === ctx.attempts || last.code === "ABORTED" || !retryable(last);
+      last = err instanceof SlotgateBackendError ? err : new SlotgateBackendError("network_error", { cause: err });
+      const final = n === ctx.attempts || last.code === "aborted" || !retryable(last);
       ctx.logger.warn(`status ${which} attempt ${n}/${ctx.attempts} failed`, {
         code: last.code,
         error: last.error,
@@ -134,7 +124,7 @@ export async function syncStatus<T>(
       try {
         await ctx.sleep(ctx.baseDelayMs * 2 ** (n - 1), args.signal);
       } catch (cause) {
-        last = new SlotgateBackendError("ABORTED", { cause });
+        last = new SlotgateBackendError("aborted", { cause });
         return { ok: false, error: last, attempts: n };
       }
     }
@@ -157,20 +147,10 @@ export async function checkStatus(ctx: StatusContext, args: StatusSyncArgs): Pro
   switch (out.kind) {
     case "ok":
       if (out.body.status !== "logged_in" && out.body.status !== "logged_out") {
-        throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
+        throw new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
       }
       return out.body as unknown as StatusCheckResponse;
-    case "aborted":
-      throw new SlotgateBackendError("ABORTED", { cause: out.cause });
-    case "network":
-      throw new SlotgateBackendError("NETWORK_ERROR", { cause: out.cause });
-    case "invalid":
-      throw new SlotgateBackendError("INVALID_RESPONSE", { serviceStatus: out.status });
-    case "error":
-      throw new SlotgateBackendError("SERVICE_ERROR", {
-        detail: `${out.error ?? "error"} (HTTP ${out.status})`,
-        ...(out.error === undefined ? {} : { error: out.error }),
-        serviceStatus: out.status,
-      });
+    default:
+      throw outcomeError(out);
   }
 }

@@ -17,8 +17,8 @@ function unaes(key: Uint8Array, iv: Uint8Array, data: Uint8Array): Buffer {
 
 /**
  * AES-256-CTR with a fresh random IV: the answer is hex(iv ‖ ciphertext). Used for the stored
- * mnemonic (`Key` record `_MN`, under the server key-encryption key) and for the client's mnemonic
- * backup (under the key of {@link deriveBackupKey}).
+ * mnemonic (`Key` record `_MN`, under the recovery key) and for the client's mnemonic backup (under
+ * the key of {@link deriveBackupKey}).
  *
  * @example
  * ```ts
@@ -60,23 +60,33 @@ export function openHex(sealed: string, key: Uint8Array): string {
   }
 }
 
-/** HKDF `info` of the client backup key. */
-export const BACKUP_KEY_INFO = "slotgate/mnemonic-backup/v1";
+/** HKDF `info` of the client backup key (v2: keyed by share_pin and share_user). */
+export const BACKUP_KEY_INFO = "slotgate/mnemonic-backup/v2";
 
 /**
- * The key that encrypts the `mnemonic` field of the register / recover answer:
- * HKDF-SHA256(ikm = share_pin, salt = empty, info = "slotgate/mnemonic-backup/v1", 32 bytes).
- * The client derives `share_pin` from its own `pin_hash` (PBKDF2, same salt string and iterations as
- * the service), so only the PIN holder can read its backup words; the service never stores this key.
+ * The key that encrypts the `mnemonic` field of the register / recover / reset answers (and of a
+ * verify answer that re-seals a PIN-only backup): HKDF-SHA256(ikm = share_pin ‖ share_user, salt =
+ * empty, info = "slotgate/mnemonic-backup/v2", 32 bytes). The client derives `share_pin` from its
+ * own `pin_hash` (PBKDF2, same salt string and iterations as the service) and holds `key_share_user`,
+ * so it reads its backup offline; the PIN alone no longer opens it, and a backup kept apart from the
+ * session share does not let anyone try PINs offline. The service never stores this key.
  *
  * @example
  * ```ts
- * const backupKey = deriveBackupKey(sharePin);
+ * const backupKey = deriveBackupKey(sharePin, shareUser);
  * const words = openHex(answer.mnemonic, backupKey);
  * ```
  */
-export function deriveBackupKey(sharePin: Uint8Array): Buffer {
-  return Buffer.from(hkdfSync("sha256", sharePin, Buffer.alloc(0), BACKUP_KEY_INFO, KEY_BYTES));
+export function deriveBackupKey(sharePin: Uint8Array, shareUser: Uint8Array): Buffer {
+  if (sharePin.length !== KEY_BYTES || shareUser.length !== KEY_BYTES) {
+    throw new ChainServiceError("invalid_request", `share_pin and share_user must be ${KEY_BYTES} bytes`);
+  }
+  const ikm = Buffer.concat([sharePin, shareUser]);
+  try {
+    return Buffer.from(hkdfSync("sha256", ikm, Buffer.alloc(0), BACKUP_KEY_INFO, KEY_BYTES));
+  } finally {
+    ikm.fill(0);
+  }
 }
 
 /**

@@ -81,3 +81,8 @@ function releaseDerivationSlot(): void {
   if (next) next(); // the slot passes on directly
   else derivations -= 1;
 }
+
+/** @internal PBKDF2 derivations waiting for a slot in this process (the `/metrics` queue length). */
+export function pendingDerivations(): number {
+  return waiting.length;
+}

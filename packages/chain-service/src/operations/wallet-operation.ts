@@ -1,31 +1,36 @@
-import { getAddress } from "ethers";
-import { C_SALT, W_SALT, type WalletCall, encodeExecute, encodeExecuteBatch } from "@slotgate/contracts";
+import { MaxUint256, getAddress } from "ethers";
+import { isPendingWrite } from "@slotgate/protocol";
+import type { PinOperation } from "@slotgate/protocol";
+import {
+  C_SALT,
+  W_SALT,
+  type WalletCall,
+  approvePurchasesCall,
+  buyContentTokenCall,
+  changeSlotOwnerCall,
+  erc20ApproveCall,
+  erc20TransferCall,
+} from "@slotgate/contracts";
 import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
 import { wipe } from "../keys/wipe.js";
 import { type PinCredentials, unlockOwnerKey } from "../pin/credentials.js";
-import { findWallet } from "../storage/wallets.js";
-import { buyContentToken, changeSlotOwner, erc20Approve, erc20Transfer } from "./wallet-calls.js";
-import { findCuidOwner, rememberSlotCuid } from "../storage/providers.js";
-import { specificError } from "../content/operator-call.js";
+import { type WalletRecord, clearBackupPinOnly, findWallet } from "../storage/wallets.js";
+import { requireSponsoredToken } from "./sponsorship-policy.js";
+import { findCuidOwner } from "../storage/providers.js";
+import type { OperationShape } from "../writes/answers.js";
+import type { WriteEffect, WriteEffects } from "../writes/effects.js";
+import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
 
 /**
- * What a PIN-gated request asks the wallet to do. Each kind becomes one sponsored UserOperation.
- *
- * - `verify_only`: check the PIN and the shares, sign nothing.
- * - `erc20_transfer`: ERC-20 `transfer` from the user's wallet or slot wallet (spec 4.5).
- * - `approve_purchases`: the slot wallet lets the platform's purchase agent (the operator) pull up
- *   to `amount` XOTN for `user_buy_content_token` purchases.
- * - `exchange_slot_owner`: the user wallet gives slot `meta_idx` of `cuid` to another user's wallet (spec 4.9).
- * - `buy_content_token`: the slot wallet buys content tokens itself, one operation with
- *   `executeBatch([XOTN.approve(exchange, amount), exchange.buy_content_token(slot, cuid, amount)])`.
+ * @internal What a PIN-gated request asks the wallet to do: one of the wire's `PinOperation`s
+ * (`POST /v1/pin/verify`), an ERC-20 transfer (`POST /v1/token/transfer`, spec 4.5) or a slot
+ * exchange (spec 4.9). Each kind but `verify_only` becomes one sponsored UserOperation.
  */
 export type WalletOperation =
-  | { kind: "verify_only" }
+  | PinOperation
   | { kind: "erc20_transfer"; from_address: string; to_address: string; amount: string; contract_address: string }
-  | { kind: "approve_purchases"; amount: string }
-  | { kind: "exchange_slot_owner"; cuid: string; meta_idx: number; to_uuid: number }
-  | { kind: "buy_content_token"; cuid: string; amount: string };
+  | { kind: "exchange_slot_owner"; cuid: string; meta_idx: number; to_uuid: number };
 
 /** Answer of {@link ChainService.verifyPin}. */
 export interface WalletOperationResponse {
@@ -40,125 +45,165 @@ export interface WalletOperationResponse {
   deployed_wallet: boolean;
   /** For `exchange_slot_owner`: the new owner's wallet. */
   new_owner?: string;
+  /**
+   * `POST /v1/pin/verify` of a wallet whose client still holds a backup sealed under the PIN alone:
+   * the backup words re-sealed under share_pin and key_share_user (`readMnemonicBackup`). Present once;
+   * the client replaces its stored backup with it and discards the old one. Never stored with the
+   * write: a retry of the request, or its lookup, does not show it again.
+   */
+  mnemonic?: string;
 }
 
-const UINT = /^(0|[1-9][0-9]{0,77})$/;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
-
-function amountOf(value: unknown, what = "amount"): bigint {
-  if (typeof value !== "string" || !UINT.test(value) || value === "0") {
-    throw new ChainServiceError("invalid_request", `${what} must be a positive integer string`);
-  }
-  return BigInt(value);
-}
-
-function addressOf(value: unknown, what: string): string {
-  if (typeof value !== "string" || !ADDRESS.test(value)) throw new ChainServiceError("invalid_request", `${what} must be an address`);
-  return getAddress(value);
+/** How a wallet operation's answer and bookkeeping differ by endpoint. */
+export interface WalletOperationOptions {
+  /** @default "wallet_operation" */
+  shape?: OperationShape;
+  /** Bookkeeping when it lands or fails, besides the operation's own. */
+  effects?: WriteEffects;
+  /** Re-seal a PIN-only backup and answer it as `mnemonic` (only `POST /v1/pin/verify` answers it). @default false */
+  resealBackup?: boolean;
 }
 
 /**
- * @internal `POST /v1/pin/verify` with an operation (spec 4.10 rule 6): restore the owner key in memory,
- * sign the sponsored UserOperation, wipe the key, submit.
+ * @internal A PIN-gated wallet operation (spec 4.10 rule 6): a request sent again with its idempotency
+ * key answers the first one's outcome (before any PIN check or signing); otherwise the operation is
+ * checked against the records and the chain, the owner key restored in memory from the PIN shares,
+ * the sponsored UserOperation signed and the key wiped, and the operation recorded as a durable write
+ * (the wallet's nonce and the sponsorship budgets taken in the same database transaction).
  */
 export async function runWalletOperation(
   ctx: ServiceContext,
   credentials: PinCredentials,
   operation: WalletOperation,
-): Promise<WalletOperationResponse> {
-  const plan = await planOperation(ctx, credentials.user_uuid, operation);
-  const { key, wallet } = await unlockOwnerKey(ctx, credentials);
+  identity: WriteIdentity,
+  options: WalletOperationOptions = {},
+): Promise<Record<string, unknown> | PendingWrite> {
+  const { wallet, plan } = await planOperation(ctx, credentials.user_uuid, operation);
+  const unlock = { resealBackup: options.resealBackup === true };
   if (plan === null) {
+    const { key, backup } = await unlockOwnerKey(ctx, credentials, unlock);
     wipe(key);
-    return { success: true, address: wallet.address, tx_hash: null, user_op_hash: null, deployed_wallet: false };
+    await afterBackup(ctx, wallet.userUuid, backup);
+    return { success: true, address: wallet.address, tx_hash: null, user_op_hash: null, deployed_wallet: false, ...withBackup(backup) };
   }
   const fromSlot = plan.from === "slot";
-  const result = await ctx.sponsored
-    .send({
-      sender: fromSlot ? wallet.contentAddress : wallet.address,
-      deployment: { initialOwner: wallet.initialOwner, salt: fromSlot ? C_SALT : W_SALT },
-      callData: plan.calls.length === 1 ? encodeExecute(plan.calls[0] as WalletCall) : encodeExecuteBatch(plan.calls),
-      ownerKey: key,
-    })
-    .catch((error: unknown) => {
-      throw specificError(error);
-    });
-  if (plan.afterwards) await plan.afterwards(wallet.contentAddress);
-  return {
-    success: true,
-    address: wallet.address,
-    tx_hash: result.transactionHash,
-    user_op_hash: result.userOpHash,
-    deployed_wallet: result.deployedWallet,
-    ...(plan.newOwner ? { new_owner: plan.newOwner } : {}),
-  };
+  let backup: string | undefined;
+  const answer = await ctx.sponsored.send({
+    sender: fromSlot ? wallet.contentAddress : wallet.address,
+    deployment: { initialOwner: wallet.initialOwner, salt: fromSlot ? C_SALT : W_SALT },
+    calls: plan.calls,
+    // Restored (and the PIN checked) only once the wallet's lock is held.
+    ownerKey: async () => {
+      const unlocked = await unlockOwnerKey(ctx, credentials, unlock);
+      backup = unlocked.backup;
+      return unlocked.key;
+    },
+    identity,
+    budget: { userUuid: credentials.user_uuid, cuid: plan.cuid },
+    answer: {
+      shape: options.shape ?? "wallet_operation",
+      known: { address: wallet.address, ...(plan.newOwner ? { new_owner: plan.newOwner } : {}), ...plan.known },
+    },
+    effects: {
+      confirmed: [...(plan.effects ?? []), ...(options.effects?.confirmed ?? [])],
+      failed: options.effects?.failed ?? [],
+    },
+  });
+  // The re-sealed backup is answered by this request only, once it is known to be answered.
+  if (isPendingWrite(answer) || backup === undefined) return answer;
+  await afterBackup(ctx, wallet.userUuid, backup);
+  return { ...answer, ...withBackup(backup) };
 }
+
+/** Once the answer carries the re-sealed backup, the wallet's backup is no longer PIN-only. */
+async function afterBackup(ctx: ServiceContext, userUuid: number, backup: string | undefined): Promise<void> {
+  if (backup !== undefined) await clearBackupPinOnly(ctx.db, userUuid);
+}
+
+const withBackup = (backup: string | undefined) => (backup === undefined ? {} : { mnemonic: backup });
 
 interface Plan {
   from: "user" | "slot";
   calls: WalletCall[];
+  /** The cuid the operation serves (its sponsorship counts against the cuid's budget too). */
+  cuid?: string;
   newOwner?: string;
-  /** Bookkeeping after the operation landed. */
-  afterwards?: (slot: string) => Promise<void>;
+  /** More fields of the answer known now. */
+  known?: Record<string, string | number>;
+  /** Bookkeeping once the operation landed. */
+  effects?: WriteEffect[];
 }
 
-const CUID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
-
-function cuidOf(value: unknown): string {
-  if (typeof value !== "string" || !CUID.test(value)) throw new ChainServiceError("invalid_request", "cuid is invalid");
-  return value;
+/**
+ * The slot's XOTN approval of the exchange when it is short of `needed`: unlimited, once. The exchange
+ * pulls XOTN from a slot only for the slot's own `buy_content_token` or within the per-cuid consent of
+ * `approve_purchases`, so the approval itself grants nobody anything.
+ */
+async function exchangeApproval(ctx: ServiceContext, slot: string, needed: bigint): Promise<WalletCall[]> {
+  const allowance = await ctx.contracts.xotn.allowance(slot, ctx.addresses.exchange);
+  return allowance >= needed ? [] : [erc20ApproveCall(ctx.addresses.xotn, ctx.addresses.exchange, MaxUint256)];
 }
 
-/** Validates the operation and turns it into the wallet call, before the PIN is checked. */
-async function planOperation(ctx: ServiceContext, userUuid: number, operation: WalletOperation): Promise<Plan | null> {
+/** Turns the (parsed) operation into the wallet call, checking what the chain and the records say, before the PIN is checked. */
+async function planOperation(
+  ctx: ServiceContext,
+  userUuid: number,
+  operation: WalletOperation,
+): Promise<{ wallet: WalletRecord; plan: Plan | null }> {
   const wallet = await findWallet(ctx.db, userUuid);
   if (!wallet) throw new ChainServiceError("wallet_not_found");
-  switch (operation?.kind) {
+  return { wallet, plan: await planFor(ctx, wallet, operation) };
+}
+
+async function planFor(ctx: ServiceContext, wallet: WalletRecord, operation: WalletOperation): Promise<Plan | null> {
+  switch (operation.kind) {
     case "verify_only":
       return null;
     case "erc20_transfer": {
-      const from = addressOf(operation.from_address, "from_address");
-      const to = addressOf(operation.to_address, "to_address");
-      const token = addressOf(operation.contract_address, "contract_address");
-      const amount = amountOf(operation.amount);
+      const from = getAddress(operation.from_address);
+      const to = getAddress(operation.to_address);
+      const token = getAddress(operation.contract_address);
+      const amount = BigInt(operation.amount);
       const side = from === getAddress(wallet.address) ? "user" : from === getAddress(wallet.contentAddress) ? "slot" : null;
       if (side === null) throw new ChainServiceError("not_owner", "from_address is not one of this user's wallets");
-      return { from: side, calls: [erc20Transfer(token, to, amount)] };
+      requireSponsoredToken(ctx.sponsorship, token);
+      return { from: side, calls: [erc20TransferCall(token, to, amount)] };
     }
-    case "approve_purchases":
-      return { from: "slot", calls: [erc20Approve(ctx.addresses.xotn, ctx.operator.address, amountOf(operation.amount))] };
+    case "approve_purchases": {
+      if ((await findCuidOwner(ctx.db, operation.cuid)) === null) throw new ChainServiceError("provider_not_registered");
+      return {
+        from: "slot",
+        cuid: operation.cuid,
+        calls: [
+          ...(await exchangeApproval(ctx, wallet.contentAddress, MaxUint256 / 2n)),
+          approvePurchasesCall(ctx.addresses.exchange, operation.cuid, BigInt(operation.amount)),
+        ],
+      };
+    }
     case "buy_content_token": {
-      const cuid = cuidOf(operation.cuid);
-      const amount = amountOf(operation.amount);
+      const { cuid } = operation;
+      const amount = BigInt(operation.amount);
       if ((await findCuidOwner(ctx.db, cuid)) === null) throw new ChainServiceError("provider_not_registered");
       return {
         from: "slot",
-        calls: [
-          erc20Approve(ctx.addresses.xotn, ctx.addresses.exchange, amount),
-          buyContentToken(ctx.addresses.exchange, wallet.contentAddress, cuid, amount),
-        ],
-        afterwards: (slot) => rememberSlotCuid(ctx.db, slot, cuid),
+        cuid,
+        calls: [...(await exchangeApproval(ctx, wallet.contentAddress, amount)), buyContentTokenCall(ctx.addresses.exchange, wallet.contentAddress, cuid, amount)],
+        effects: [{ kind: "remember_slot_cuid", slot: getAddress(wallet.contentAddress), cuid }],
       };
     }
     case "exchange_slot_owner": {
-      if (!Number.isSafeInteger(operation.meta_idx) || operation.meta_idx < 0) {
-        throw new ChainServiceError("invalid_request", "meta_idx must be a non-negative integer");
-      }
-      if (!Number.isSafeInteger(operation.to_uuid) || operation.to_uuid <= 0) {
-        throw new ChainServiceError("invalid_request", "to_uuid must be a positive integer");
-      }
       const target = await findWallet(ctx.db, operation.to_uuid);
       if (!target) throw new ChainServiceError("wallet_not_found", "the new owner has no wallet; they must register a PIN first");
       const slot = BigInt(operation.meta_idx);
-      const owner = getAddress(await ctx.contracts.exchange.slot_owner(cuidOf(operation.cuid), slot));
+      const owner = getAddress(await ctx.contracts.exchange.slot_owner(operation.cuid, slot));
       if (owner !== getAddress(wallet.address)) throw new ChainServiceError("not_owner", "from_uuid does not own this slot");
       return {
         from: "user",
-        calls: [changeSlotOwner(ctx.addresses.exchange, operation.cuid, slot, target.address)],
+        cuid: operation.cuid,
+        calls: [changeSlotOwnerCall(ctx.addresses.exchange, operation.cuid, slot, target.address)],
         newOwner: target.address,
+        known: { meta_idx: operation.meta_idx },
       };
     }
-    default:
-      throw new ChainServiceError("invalid_request", "operation.kind must be verify_only, erc20_transfer, approve_purchases, buy_content_token or exchange_slot_owner");
   }
 }

@@ -2,10 +2,11 @@ import { computeAddress, getAddress } from "ethers";
 import { ChainServiceError } from "../errors.js";
 import type { ServiceContext } from "../context.js";
 import { deriveSharePin } from "../keys/share-pin.js";
-import { openBytes } from "../keys/envelope.js";
+import { deriveBackupKey, openBytes, sealHex } from "../keys/envelope.js";
+import { openStoredMnemonic } from "../keys/stored-mnemonic.js";
 import { restoreKey } from "../keys/split.js";
 import { wipe } from "../keys/wipe.js";
-import { findKeys, findWallet, type WalletRecord } from "../storage/wallets.js";
+import { type WalletRecord, findKeys, findWallet } from "../storage/wallets.js";
 import { clearPinAttempts, reservePinAttempt } from "../storage/pin-attempts.js";
 import { KeyedLock } from "./keyed-lock.js";
 
@@ -23,21 +24,6 @@ export interface PinCredentials {
   key_share_user: string;
 }
 
-const HEX_32 = /^[0-9a-fA-F]{64}$/;
-
-/** @internal Checks the shape of PIN credentials (`invalid_request`). */
-export function checkCredentials(input: PinCredentials): void {
-  if (!Number.isSafeInteger(input?.user_uuid) || input.user_uuid <= 0) {
-    throw new ChainServiceError("invalid_request", "user_uuid must be a positive integer");
-  }
-  for (const field of ["pin_hash", "pin_salt", "key_share_user"] as const) {
-    if (field === "pin_salt" && input[field] === undefined) continue;
-    if (typeof input[field] !== "string" || !HEX_32.test(input[field])) {
-      throw new ChainServiceError("invalid_request", `${field} must be 64 hex characters`);
-    }
-  }
-}
-
 const PIN_FIRST = "This user has no PIN yet; register a PIN first.";
 
 /** @internal A wallet whose PIN is registered, or `wallet_not_found`. */
@@ -48,27 +34,36 @@ export async function requireWallet(ctx: ServiceContext, userUuid: number): Prom
   return wallet;
 }
 
+/** What {@link unlockOwnerKey} answers. */
+export interface UnlockedOwnerKey {
+  /** The owner private key; the caller wipes it. */
+  key: Buffer;
+  wallet: WalletRecord;
+  /**
+   * With `resealBackup`, for a wallet whose backup is PIN-only: the words sealed under share_pin and
+   * share_user (`deriveBackupKey`), to hand to the client, after which `clearBackupPinOnly` records it.
+   */
+  backup?: string;
+}
+
 /**
  * @internal Restores the owner key from the three shares (spec 4.10 rule 6) after reserving a PIN
  * attempt. Returns the key (the caller wipes it) and the wallet. A wrong PIN, salt or share gives
- * `pin_invalid` (with `details.remaining_attempts`); too many gives `pin_locked`.
+ * `pin_invalid` (with `details.remaining_attempts`); too many gives `pin_locked`. With `resealBackup`,
+ * a wallet whose client holds a PIN-only backup also gets its backup re-sealed under both shares.
  */
 export async function unlockOwnerKey(
   ctx: ServiceContext,
   credentials: PinCredentials,
-): Promise<{ key: Buffer; wallet: WalletRecord }> {
-  checkCredentials(credentials);
+  options: { resealBackup?: boolean } = {},
+): Promise<UnlockedOwnerKey> {
   const wallet = await requireWallet(ctx, credentials.user_uuid);
-  return pinChecks.run(wallet.userUuid, () => checkPin(ctx, credentials, wallet));
+  return pinChecks.run(wallet.userUuid, () => checkPin(ctx, credentials, wallet, options.resealBackup === true));
 }
 
 const pinChecks = new KeyedLock<number>();
 
-async function checkPin(
-  ctx: ServiceContext,
-  credentials: PinCredentials,
-  wallet: WalletRecord,
-): Promise<{ key: Buffer; wallet: WalletRecord }> {
+async function checkPin(ctx: ServiceContext, credentials: PinCredentials, wallet: WalletRecord, resealBackup: boolean): Promise<UnlockedOwnerKey> {
   const reservation = await reservePinAttempt(ctx.db, wallet.userUuid, ctx.now(), ctx.pin.lockout);
   if (!reservation.allowed) {
     const seconds = Math.max(1, Math.ceil((reservation.lockedUntil.getTime() - ctx.now().getTime()) / 1000));
@@ -93,10 +88,26 @@ async function checkPin(
       throw new ChainServiceError("pin_invalid", undefined, { details: { remaining_attempts: reservation.remaining } });
     }
     await clearPinAttempts(ctx.db, wallet.userUuid);
+    const backup = resealBackup && wallet.backupPinOnly ? await resealedBackup(ctx, keys.mnemonic, sharePin, shareUser) : undefined;
     const unlocked = key;
     key = undefined;
-    return { key: unlocked, wallet };
+    return { key: unlocked, wallet, ...(backup === undefined ? {} : { backup }) };
   } finally {
     wipe(sharePin, shareServer, shareUser, key);
+  }
+}
+
+/** The stored words sealed for the client under share_pin and share_user. */
+async function resealedBackup(
+  ctx: ServiceContext,
+  mnemonic: Parameters<typeof openStoredMnemonic>[1],
+  sharePin: Buffer,
+  shareUser: Buffer,
+): Promise<string> {
+  const backupKey = deriveBackupKey(sharePin, shareUser);
+  try {
+    return sealHex(await openStoredMnemonic(ctx, mnemonic), backupKey);
+  } finally {
+    wipe(backupKey);
   }
 }

@@ -1,15 +1,15 @@
 import { getAddress } from "ethers";
 import type { PinRecoverRequest, PinRegisterResponse } from "@slotgate/protocol";
-import { pinRecoverSchema } from "@slotgate/protocol/schemas";
-import { C_SALT, W_SALT, connectAccount, encodeExecute } from "@slotgate/contracts";
+import { C_SALT, W_SALT, changeOwnerCallData, connectAccount } from "@slotgate/contracts";
 import type { ServiceContext } from "../context.js";
+import { requestHash, settledAnswer } from "../writes/engine.js";
 import { ChainServiceError } from "../errors.js";
-import { deriveBackupKey, openHex, sealBytes, sealHex } from "../keys/envelope.js";
+import { deriveBackupKey, sealBytes, sealHex } from "../keys/envelope.js";
 import { type OwnerKey, generateOwnerKey, ownerKeyFromMnemonic } from "../keys/mnemonic.js";
 import { deriveSharePin } from "../keys/share-pin.js";
 import { splitKey } from "../keys/split.js";
+import { type StoredMnemonic, openStoredMnemonic, sealStoredMnemonic } from "../keys/stored-mnemonic.js";
 import { wipe } from "../keys/wipe.js";
-import { changeOwner } from "../operations/wallet-calls.js";
 import { clearPinAttempts } from "../storage/pin-attempts.js";
 import {
   type WalletRecord,
@@ -19,7 +19,6 @@ import {
   rotateOwner,
   savePendingRotation,
 } from "../storage/wallets.js";
-import { parseInput } from "../validate.js";
 import { requireWallet } from "./credentials.js";
 
 /** Input of {@link ChainService.recover}: the protocol body plus the HTTP layer's identity check. */
@@ -45,20 +44,19 @@ async function chainOwner(ctx: ServiceContext, wallet: string, initialOwner: str
  * 3. One sponsored UserOperation per wallet (user wallet and slot wallet) calls
  *    `changeOwner(newOwner)`, deploying the wallet first where needed, signed by the old owner.
  * 4. One database transaction: owner EOA, server share, sealed mnemonic, pin_salt; the pending
- *    rotation and the PIN attempt counter are cleared. Buffers are wiped on every path.
+ *    rotation and the PIN attempt counter are cleared. Buffers are wiped on every path. The answer's
+ *    backup is sealed under the new share_pin and share_user.
  */
-export async function recover(ctx: ServiceContext, request: PinRecoverInput): Promise<PinRegisterResponse> {
-  const { identity_verified: verified, ...body } = request ?? ({} as PinRecoverInput);
-  if (verified !== true) throw new ChainServiceError("identity_not_verified");
-  const input = parseInput(pinRecoverSchema, body);
+export async function recover(ctx: ServiceContext, input: PinRecoverInput): Promise<PinRegisterResponse> {
+  if (input.identity_verified !== true) throw new ChainServiceError("identity_not_verified");
   const wallet = await requireWallet(ctx, input.user_uuid);
   const keys = await findKeys(ctx.db, wallet.userUuid);
   if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
   const pending = await findPendingRotations(ctx.db, wallet.userUuid);
 
-  const owners = new Map<string, string>(); // owner address -> sealed mnemonic
-  owners.set(getAddress(wallet.ownerEoa), keys.mnemonicEnc);
-  for (const rotation of pending) owners.set(getAddress(rotation.newOwnerEoa), rotation.mnemonicEnc);
+  const owners = new Map<string, StoredMnemonic>(); // owner address -> sealed mnemonic
+  owners.set(getAddress(wallet.ownerEoa), keys.mnemonic);
+  for (const rotation of pending) owners.set(getAddress(rotation.newOwnerEoa), rotation.mnemonic);
 
   const targets = [
     { address: wallet.address, salt: W_SALT },
@@ -74,31 +72,38 @@ export async function recover(ctx: ServiceContext, request: PinRecoverInput): Pr
   const next = generateOwnerKey();
   const unlocked: OwnerKey[] = [];
   const sharePin = await deriveSharePin(input.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
-  const backupKey = deriveBackupKey(sharePin);
+  let backupKey: Buffer | undefined;
   let split: { shareServer: Buffer; shareUser: Buffer } | undefined;
   try {
-    await savePendingRotation(ctx.db, wallet.userUuid, { newOwnerEoa: next.address, mnemonicEnc: sealHex(next.mnemonic, ctx.kek) });
+    const nextMnemonic = await sealStoredMnemonic(ctx, next.mnemonic);
+    await savePendingRotation(ctx.db, wallet.userUuid, { newOwnerEoa: next.address, mnemonic: nextMnemonic });
     await Promise.all(
       targets.map(async (target, index) => {
         const owner = current[index] as string;
-        const key = ownerKeyFromMnemonic(openHex(owners.get(owner) as string, ctx.kek));
+        const key = ownerKeyFromMnemonic(await openStoredMnemonic(ctx, owners.get(owner) as StoredMnemonic));
         unlocked.push(key);
         if (getAddress(key.address) !== owner) throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
-        await ctx.sponsored.send({
-          sender: target.address,
-          deployment: { initialOwner: wallet.initialOwner, salt: target.salt },
-          callData: encodeExecute(changeOwner(target.address, next.address)),
-          ownerKey: Buffer.from(key.privateKey),
-        });
+        settledAnswer(
+          await ctx.sponsored.send({
+            sender: target.address,
+            deployment: { initialOwner: wallet.initialOwner, salt: target.salt },
+            calls: changeOwnerCallData(next.address),
+            ownerKey: Buffer.from(key.privateKey),
+            identity: { scope: `user:${wallet.userUuid}`, idempotencyKey: null, requestHash: requestHash("recover", [target.address, next.address]) },
+            budget: { userUuid: wallet.userUuid },
+            answer: { shape: "operation" },
+          }),
+        );
       }),
     );
     split = splitKey(next.privateKey, sharePin);
-    const newKeys = { serverShareEnc: sealBytes(split.shareServer, ctx.kek), mnemonicEnc: sealHex(next.mnemonic, ctx.kek) };
+    const newKeys = { serverShareEnc: sealBytes(split.shareServer, ctx.kek), mnemonic: nextMnemonic };
     await ctx.db.transaction(async (tx) => {
       await rotateOwner(tx, wallet.userUuid, next.address, newKeys, input.pin_salt.toLowerCase());
       await clearPendingRotation(tx, wallet.userUuid);
       await clearPinAttempts(tx, wallet.userUuid);
     });
+    backupKey = deriveBackupKey(sharePin, split.shareUser);
     return {
       success: true,
       data: [{ address: wallet.address, mnemonic: sealHex(next.mnemonic, backupKey), key_share_user: split.shareUser.toString("hex") }],

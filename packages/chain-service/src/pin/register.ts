@@ -1,31 +1,30 @@
 import { getAddress } from "ethers";
 import type { PinRegisterRequest, PinRegisterResponse } from "@slotgate/protocol";
-import { pinRegisterSchema } from "@slotgate/protocol/schemas";
 import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
-import { deriveBackupKey, openHex, sealBytes, sealHex } from "../keys/envelope.js";
+import { deriveBackupKey, sealBytes, sealHex } from "../keys/envelope.js";
 import { type OwnerKey, ownerKeyFromMnemonic } from "../keys/mnemonic.js";
+import { openStoredMnemonic, sealStoredMnemonic } from "../keys/stored-mnemonic.js";
 import { deriveSharePin } from "../keys/share-pin.js";
 import { type KeySplit, splitKey } from "../keys/split.js";
 import { wipe } from "../keys/wipe.js";
 import { attachServerShare, findKeys, findWallet, insertWallet } from "../storage/wallets.js";
-import { parseInput } from "../validate.js";
 import { newWalletRecord } from "../wallets/provision.js";
 
 /**
  * @internal `POST /v1/pin/register`: the owner key is split under the PIN (spec 4.10 rules 1-5) and
  * the Wallet record, the server share and the sealed mnemonic are stored in one database transaction.
+ * The answer's backup words are sealed under share_pin and the new share_user (`deriveBackupKey`).
  * A user without a wallet gets a new owner EOA from a fresh BIP-39 mnemonic and its two wallet
  * addresses (W_SALT, C_SALT); a wallet provisioned earlier (its `content_address` was already handed
  * out) is claimed: its stored owner key is split. Nothing goes on chain: the wallet deploys with its
  * first UserOperation.
  */
-export async function registerPin(ctx: ServiceContext, request: PinRegisterRequest): Promise<PinRegisterResponse> {
-  const input = parseInput(pinRegisterSchema, request);
+export async function registerPin(ctx: ServiceContext, input: PinRegisterRequest): Promise<PinRegisterResponse> {
   const existing = await findWallet(ctx.db, input.user_uuid);
   if (existing && existing.pinSalt !== null) throw new ChainServiceError("wallet_exists");
   const sharePin = await deriveSharePin(input.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
-  const backupKey = deriveBackupKey(sharePin);
+  let backupKey: Buffer | undefined;
   const pinSalt = input.pin_salt.toLowerCase();
   // Filled inside the transaction, wiped in `finally` whatever happens.
   const held: { owner?: OwnerKey; split?: KeySplit } = {};
@@ -36,7 +35,7 @@ export async function registerPin(ctx: ServiceContext, request: PinRegisterReque
       if (wallet) {
         const keys = await findKeys(tx, wallet.userUuid);
         if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");
-        const owner = ownerKeyFromMnemonic(openHex(keys.mnemonicEnc, ctx.kek));
+        const owner = ownerKeyFromMnemonic(await openStoredMnemonic(ctx, keys.mnemonic));
         held.owner = owner;
         if (getAddress(owner.address) !== getAddress(wallet.ownerEoa)) {
           throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
@@ -50,13 +49,14 @@ export async function registerPin(ctx: ServiceContext, request: PinRegisterReque
       held.split = splitKey(fresh.owner.privateKey, sharePin);
       const inserted = await insertWallet(tx, fresh.record, {
         serverShareEnc: sealBytes(held.split.shareServer, ctx.kek),
-        mnemonicEnc: sealHex(fresh.owner.mnemonic, ctx.kek),
+        mnemonic: await sealStoredMnemonic(ctx, fresh.owner.mnemonic),
       });
       if (!inserted) throw new ChainServiceError("wallet_exists");
       return fresh.record.address;
     });
     const { owner, split } = held;
     if (!owner || !split) throw new ChainServiceError("internal_error", "registration produced no key split");
+    backupKey = deriveBackupKey(sharePin, split.shareUser);
     return {
       success: true,
       data: [{ address, mnemonic: sealHex(owner.mnemonic, backupKey), key_share_user: split.shareUser.toString("hex") }],

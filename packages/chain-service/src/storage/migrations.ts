@@ -1,10 +1,20 @@
-import type { SqlDatabase } from "./database.js";
+import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
 
 /**
- * The chain service's schema, in order. Tables carry the `cs_` prefix so they can share one
- * database with the HTTP server's tables. Applied once each by {@link migrate}.
+ * The chain service's tables, in order. They carry the `cs_` prefix so they can share one database
+ * with the HTTP server's tables; the chain service applies them itself when it starts
+ * ({@link migrateChainService}), with the one migration runner of `@slotgate/storage`.
+ *
+ * @example
+ * ```ts
+ * CHAIN_SERVICE_MIGRATIONS.table; // "cs_schema_migrations"
+ * ```
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export const CHAIN_SERVICE_MIGRATIONS: MigrationSet = {
+  table: "cs_schema_migrations",
+  // "cs_m" in ASCII.
+  lockKey: 0x63735f6d,
+  migrations: [
   {
     version: 1,
     name: "wallets, keys, pin attempts",
@@ -79,40 +89,143 @@ CREATE TABLE cs_slot_last_cuid (
     name: "spend nonce expiry index",
     sql: "CREATE INDEX cs_spend_nonces_accepted ON cs_spend_nonces(accepted_at)",
   },
-];
-
-/** Advisory-lock key of the chain service's migrations ("cs_m" in ASCII). */
-const MIGRATION_LOCK = 0x63735f6d;
+  {
+    version: 4,
+    name: "slot-exchange states",
+    // One-time session state tokens of exchange_token_owner (spec 4.9), accepted once per owner.
+    sql: `
+CREATE TABLE cs_slot_exchange_states (
+  from_uuid   BIGINT NOT NULL,
+  state_hash  TEXT NOT NULL,
+  tx_hash     TEXT,
+  created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (from_uuid, state_hash)
+)`,
+  },
+  {
+    version: 5,
+    name: "chain cursor, provider registration parameters",
+    // What start-up compares with the chain (docs/decisions/persisted-chain.md): the deployment this
+    // database belongs to and the last block a confirmed write landed in; and what a lost provider
+    // registration needs to be made again.
+    sql: `
+CREATE TABLE cs_chain_state (
+  id               INTEGER PRIMARY KEY CHECK (id = 1),
+  chain_id         TEXT NOT NULL,
+  exchange         TEXT NOT NULL,
+  last_block       BIGINT NOT NULL DEFAULT 0,
+  last_block_hash  TEXT,
+  updated_at       TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+ALTER TABLE cs_provider_cuids ADD COLUMN release_per INTEGER;
+ALTER TABLE cs_provider_cuids ADD COLUMN owner_addr TEXT;
+ALTER TABLE cs_provider_cuids ADD COLUMN release_enabled BOOLEAN NOT NULL DEFAULT FALSE;
+`,
+  },
+  {
+    version: 6,
+    name: "durable chain writes: signers, transactions, writes, wallet nonces, sponsorship usage",
+    // docs/decisions/exactly-once.md: every chain write is an intent recorded with the request; the
+    // instance that holds a signer's lease gives nonces from cs_signers, keeps each signed transaction
+    // before it is sent, and settles the writes from the receipts.
+    sql: `
+CREATE TABLE cs_signers (
+  address       TEXT PRIMARY KEY,
+  next_nonce    BIGINT,
+  lease_holder  TEXT,
+  lease_until   TIMESTAMPTZ,
+  updated_at    TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE cs_transactions (
+  signer        TEXT NOT NULL,
+  nonce         BIGINT NOT NULL,
+  tx_hash       TEXT NOT NULL,
+  raw           TEXT NOT NULL,
+  status        TEXT NOT NULL CHECK (status IN ('signed', 'mined', 'reverted', 'replaced')),
+  block_number  BIGINT,
+  block_hash    TEXT,
+  gas_used      TEXT,
+  sent_at       TIMESTAMPTZ,
+  created_at    TIMESTAMPTZ NOT NULL DEFAULT now(),
+  settled_at    TIMESTAMPTZ,
+  PRIMARY KEY (signer, nonce)
+);
+CREATE INDEX cs_transactions_open ON cs_transactions(signer, nonce) WHERE status = 'signed';
+CREATE TABLE cs_writes (
+  id               BIGSERIAL PRIMARY KEY,
+  kind             TEXT NOT NULL CHECK (kind IN ('call', 'spend', 'user_operation')),
+  signer           TEXT NOT NULL,
+  scope            TEXT NOT NULL,
+  idempotency_key  TEXT,
+  request_hash     TEXT NOT NULL,
+  payload          JSONB NOT NULL,
+  status           TEXT NOT NULL CHECK (status IN ('pending', 'submitted', 'confirmed', 'failed')),
+  tx_signer        TEXT,
+  tx_nonce         BIGINT,
+  attempts         INTEGER NOT NULL DEFAULT 0,
+  solo             BOOLEAN NOT NULL DEFAULT FALSE,
+  valid_until      TIMESTAMPTZ,
+  result           JSON,
+  error            JSON,
+  request_id       TEXT,
+  created_at       TIMESTAMPTZ NOT NULL DEFAULT now(),
+  updated_at       TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE UNIQUE INDEX cs_writes_idempotency ON cs_writes(scope, idempotency_key) WHERE idempotency_key IS NOT NULL;
+CREATE INDEX cs_writes_pending ON cs_writes(signer, id) WHERE status = 'pending';
+CREATE INDEX cs_writes_tx ON cs_writes(tx_signer, tx_nonce) WHERE tx_signer IS NOT NULL;
+CREATE TABLE cs_wallet_nonces (
+  sender            TEXT PRIMARY KEY,
+  next_nonce        BIGINT NOT NULL,
+  paymaster_offset  BIGINT NOT NULL,
+  updated_at        TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE TABLE cs_sponsorship_usage (
+  scope       TEXT NOT NULL,
+  day         DATE NOT NULL,
+  wei         NUMERIC(78, 0) NOT NULL DEFAULT 0,
+  operations  INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (scope, day)
+);
+`,
+  },
+  {
+    version: 7,
+    name: "recovery-key sealing of stored mnemonics, PIN-only backups",
+    // docs/security.md: stored mnemonics move from the key-encryption key to the recovery key (the rows
+    // are re-sealed at start-up, where both keys are known: SQL cannot decrypt); wallets registered
+    // before handed out a backup sealed under the PIN alone, re-sealed at their next PIN verification.
+    sql: `
+ALTER TABLE cs_keys ADD COLUMN sealed_with TEXT NOT NULL DEFAULT 'kek' CHECK (sealed_with IN ('kek', 'recovery'));
+ALTER TABLE cs_pending_rotations ADD COLUMN sealed_with TEXT NOT NULL DEFAULT 'kek' CHECK (sealed_with IN ('kek', 'recovery'));
+ALTER TABLE cs_wallets ADD COLUMN backup_pin_only BOOLEAN NOT NULL DEFAULT FALSE;
+UPDATE cs_wallets SET backup_pin_only = TRUE WHERE pin_salt IS NOT NULL;
+`,
+  },
+  {
+    version: 8,
+    name: "provider AES key rotation with an overlap window",
+    // The key and IV before the last rotation still decrypt spend messages until previous_valid_until
+    // (docs/decisions/developer-center.md); sealed under the key-encryption key like the current one.
+    sql: `
+ALTER TABLE cs_providers ADD COLUMN previous_aes_key_enc TEXT;
+ALTER TABLE cs_providers ADD COLUMN previous_aes_iv TEXT;
+ALTER TABLE cs_providers ADD COLUMN previous_valid_until TIMESTAMPTZ;
+ALTER TABLE cs_providers ADD COLUMN key_rotated_at TIMESTAMPTZ;
+`,
+  },
+  ],
+};
 
 /**
- * Applies every migration not yet applied, each in its own transaction under a transaction-scoped
- * advisory lock, so several processes starting at once apply each migration exactly once. Safe to call
- * at every start; answers the versions it applied.
+ * Applies the chain service's migrations not yet applied; answers the versions applied now.
+ * {@link createChainService} calls it at start.
  *
  * @example
  * ```ts
- * await migrate(db);
+ * await migrateChainService(db); // [1, 2, 3, 4, 5, 6, 7, 8] on a fresh database
  * ```
  */
-export async function migrate(db: SqlDatabase): Promise<number[]> {
-  const done: number[] = [];
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-    await tx.query(
-      "CREATE TABLE IF NOT EXISTS cs_schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
-    );
-  });
-  for (const migration of MIGRATIONS) {
-    await db.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK]);
-      const applied = await tx.query("SELECT 1 FROM cs_schema_migrations WHERE version = $1", [migration.version]);
-      if (applied.rows.length > 0) return;
-      for (const statement of migration.sql.split(";").map((part) => part.trim()).filter(Boolean)) {
-        await tx.query(statement);
-      }
-      await tx.query("INSERT INTO cs_schema_migrations (version, name) VALUES ($1, $2)", [migration.version, migration.name]);
-      done.push(migration.version);
-    });
-  }
-  return done;
+export function migrateChainService(db: Database): Promise<number[]> {
+  return migrate(db, CHAIN_SERVICE_MIGRATIONS);
 }

@@ -1,4 +1,4 @@
-import type { SqlDatabase } from "./database.js";
+import type { Database, Queryable } from "@slotgate/storage";
 
 /** PIN lockout policy. */
 export interface PinLockoutPolicy {
@@ -16,8 +16,8 @@ export interface PinAttemptState {
 }
 
 /** Reads the attempt state; `now` decides whether a past lock still counts. */
-export async function readPinAttempts(db: SqlDatabase, userUuid: number, now: Date): Promise<PinAttemptState> {
-  const { rows } = await db.query<{ failures: number; locked_until: Date | string | null }>(
+export async function readPinAttempts(db: Queryable, userUuid: number, now: Date): Promise<PinAttemptState> {
+  const rows = await db.query<{ failures: number; locked_until: Date | string | null }>(
     "SELECT failures, locked_until FROM cs_pin_attempts WHERE user_uuid = $1",
     [userUuid],
   );
@@ -39,14 +39,14 @@ export type PinAttemptReservation =
  * reaches the limit starts the lock; the ones after it are refused without checking the PIN.
  */
 export async function reservePinAttempt(
-  db: SqlDatabase,
+  db: Database,
   userUuid: number,
   now: Date,
   policy: PinLockoutPolicy,
 ): Promise<PinAttemptReservation> {
   return db.transaction(async (tx) => {
     await tx.query("INSERT INTO cs_pin_attempts (user_uuid, failures) VALUES ($1, 0) ON CONFLICT (user_uuid) DO NOTHING", [userUuid]);
-    const { rows } = await tx.query<{ failures: number; locked_until: Date | string | null }>(
+    const rows = await tx.query<{ failures: number; locked_until: Date | string | null }>(
       "SELECT failures, locked_until FROM cs_pin_attempts WHERE user_uuid = $1 FOR UPDATE",
       [userUuid],
     );
@@ -68,6 +68,6 @@ export async function reservePinAttempt(
 }
 
 /** Clears the counter after a correct PIN, a reset or a recovery. */
-export async function clearPinAttempts(db: SqlDatabase, userUuid: number): Promise<void> {
+export async function clearPinAttempts(db: Queryable, userUuid: number): Promise<void> {
   await db.query("DELETE FROM cs_pin_attempts WHERE user_uuid = $1", [userUuid]);
 }

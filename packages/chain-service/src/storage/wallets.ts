@@ -1,4 +1,5 @@
-import type { SqlDatabase } from "./database.js";
+import type { Queryable } from "@slotgate/storage";
+import type { StoredMnemonic } from "../keys/stored-mnemonic.js";
 
 /** The `Wallet` record of spec 2.6, plus what the service needs to deploy and verify. */
 export interface WalletRecord {
@@ -19,14 +20,19 @@ export interface WalletRecord {
    * user registered a PIN (no server share yet).
    */
   pinSalt: string | null;
+  /**
+   * True for a wallet registered before backups were sealed under share_pin and share_user: the backup
+   * its client holds opens with the PIN alone. Re-sealed (and cleared) at the next PIN verification.
+   */
+  backupPinOnly: boolean;
 }
 
 /** The two `Key` records of a user: `b_key` (server share) and `_MN` (encrypted mnemonic), both sealed. */
 export interface KeyRecords {
   /** hex(iv ‖ AES-256-CTR(share_server)) under the key-encryption key; null before the PIN is registered. */
   serverShareEnc: string | null;
-  /** hex(iv ‖ AES-256-CTR(mnemonic)) under the key-encryption key. */
-  mnemonicEnc: string;
+  /** The mnemonic, sealed under the recovery vault (or, before start-up re-sealed it, the key-encryption key). */
+  mnemonic: StoredMnemonic;
 }
 
 interface WalletRow {
@@ -37,6 +43,7 @@ interface WalletRow {
   owner_eoa: string;
   initial_owner: string;
   pin_salt: string | null;
+  backup_pin_only: boolean;
 }
 
 const toWallet = (row: WalletRow): WalletRecord => ({
@@ -48,6 +55,7 @@ const toWallet = (row: WalletRow): WalletRecord => ({
   initialOwner: row.initial_owner,
   walletType: "AA",
   pinSalt: row.pin_salt,
+  backupPinOnly: row.backup_pin_only === true,
 });
 
 const shareKeyId = (userUuid: number) => `${userUuid}`;
@@ -57,17 +65,22 @@ const mnemonicKeyId = (userUuid: number) => `${userUuid}_MN`;
  * Inserts a wallet and its key records (the server share only when the PIN is registered with it).
  * Run it inside a transaction (spec 4.10 rule 5). Returns false when the user already has a wallet.
  */
-export async function insertWallet(db: SqlDatabase, wallet: WalletRecord, keys: KeyRecords): Promise<boolean> {
+export async function insertWallet(
+  db: Queryable,
+  wallet: Omit<WalletRecord, "backupPinOnly">,
+  keys: { serverShareEnc: string | null; mnemonic: StoredMnemonic },
+): Promise<boolean> {
   const inserted = await db.query(
     `INSERT INTO cs_wallets (user_uuid, account_idx, address, content_address, owner_eoa, initial_owner, wallet_type, pin_salt)
      VALUES ($1, $2, $3, $4, $5, $6, 'AA', $7) ON CONFLICT (user_uuid) DO NOTHING RETURNING user_uuid`,
     [wallet.userUuid, wallet.accountIdx, wallet.address, wallet.contentAddress, wallet.ownerEoa, wallet.initialOwner, wallet.pinSalt],
   );
-  if (inserted.rows.length === 0) return false;
-  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [
+  if (inserted.length === 0) return false;
+  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key, sealed_with) VALUES ($1, $2, $3, $4)", [
     mnemonicKeyId(wallet.userUuid),
     wallet.userUuid,
-    keys.mnemonicEnc,
+    keys.mnemonic.sealed,
+    keys.mnemonic.sealedWith,
   ]);
   if (keys.serverShareEnc !== null) {
     await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [
@@ -80,14 +93,14 @@ export async function insertWallet(db: SqlDatabase, wallet: WalletRecord, keys: 
 }
 
 /** Registers the PIN of a provisioned wallet: stores its first server share and pin_salt. In a transaction. */
-export async function attachServerShare(db: SqlDatabase, userUuid: number, serverShareEnc: string, pinSalt: string): Promise<void> {
+export async function attachServerShare(db: Queryable, userUuid: number, serverShareEnc: string, pinSalt: string): Promise<void> {
   await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [shareKeyId(userUuid), userUuid, serverShareEnc]);
   await db.query("UPDATE cs_wallets SET pin_salt = $2, updated_at = now() WHERE user_uuid = $1", [userUuid, pinSalt]);
 }
 
 /** The wallet of a user, or null. `forUpdate` locks the row until the transaction ends. */
-export async function findWallet(db: SqlDatabase, userUuid: number, forUpdate = false): Promise<WalletRecord | null> {
-  const { rows } = await db.query<WalletRow>(
+export async function findWallet(db: Queryable, userUuid: number, forUpdate = false): Promise<WalletRecord | null> {
+  const rows = await db.query<WalletRow>(
     `SELECT * FROM cs_wallets WHERE user_uuid = $1${forUpdate ? " FOR UPDATE" : ""}`,
     [userUuid],
   );
@@ -95,8 +108,8 @@ export async function findWallet(db: SqlDatabase, userUuid: number, forUpdate = 
 }
 
 /** The wallet whose user or slot address is `address` (any case), or null. */
-export async function findWalletByAddress(db: SqlDatabase, address: string): Promise<WalletRecord | null> {
-  const { rows } = await db.query<WalletRow>(
+export async function findWalletByAddress(db: Queryable, address: string): Promise<WalletRecord | null> {
+  const rows = await db.query<WalletRow>(
     "SELECT * FROM cs_wallets WHERE lower(address) = lower($1) OR lower(content_address) = lower($1)",
     [address],
   );
@@ -104,44 +117,53 @@ export async function findWalletByAddress(db: SqlDatabase, address: string): Pro
 }
 
 /** The two sealed key records of a user, or null. */
-export async function findKeys(db: SqlDatabase, userUuid: number): Promise<KeyRecords | null> {
-  const { rows } = await db.query<{ key_id: string; b_key: string }>(
-    "SELECT key_id, b_key FROM cs_keys WHERE user_uuid = $1",
+export async function findKeys(db: Queryable, userUuid: number): Promise<KeyRecords | null> {
+  const rows = await db.query<{ key_id: string; b_key: string; sealed_with: StoredMnemonic["sealedWith"] }>(
+    "SELECT key_id, b_key, sealed_with FROM cs_keys WHERE user_uuid = $1",
     [userUuid],
   );
   const share = rows.find((r) => r.key_id === shareKeyId(userUuid));
   const mnemonic = rows.find((r) => r.key_id === mnemonicKeyId(userUuid));
-  return mnemonic ? { serverShareEnc: share?.b_key ?? null, mnemonicEnc: mnemonic.b_key } : null;
+  return mnemonic ? { serverShareEnc: share?.b_key ?? null, mnemonic: { sealed: mnemonic.b_key, sealedWith: mnemonic.sealed_with } } : null;
 }
 
-/** Replaces the server share (PIN reset). */
-export async function updateServerShare(db: SqlDatabase, userUuid: number, serverShareEnc: string, pinSalt: string): Promise<void> {
+/** Replaces the server share (PIN reset); the client got a backup under the new shares. */
+export async function updateServerShare(db: Queryable, userUuid: number, serverShareEnc: string, pinSalt: string): Promise<void> {
   await db.query("UPDATE cs_keys SET b_key = $2, updated_at = now() WHERE key_id = $1", [shareKeyId(userUuid), serverShareEnc]);
-  await db.query("UPDATE cs_wallets SET pin_salt = $2, updated_at = now() WHERE user_uuid = $1", [userUuid, pinSalt]);
+  await db.query("UPDATE cs_wallets SET pin_salt = $2, backup_pin_only = FALSE, updated_at = now() WHERE user_uuid = $1", [userUuid, pinSalt]);
+}
+
+/** The client was handed its backup re-sealed under share_pin and share_user: the wallet's backup is no longer PIN-only. */
+export async function clearBackupPinOnly(db: Queryable, userUuid: number): Promise<void> {
+  await db.query("UPDATE cs_wallets SET backup_pin_only = FALSE, updated_at = now() WHERE user_uuid = $1", [userUuid]);
 }
 
 /** Replaces share, mnemonic and owner EOA together (recovery). Run it inside a transaction. */
 export async function rotateOwner(
-  db: SqlDatabase,
+  db: Queryable,
   userUuid: number,
   ownerEoa: string,
-  keys: { serverShareEnc: string; mnemonicEnc: string },
+  keys: { serverShareEnc: string; mnemonic: StoredMnemonic },
   pinSalt: string,
 ): Promise<void> {
-  await db.query("UPDATE cs_wallets SET owner_eoa = $2, pin_salt = $3, updated_at = now() WHERE user_uuid = $1", [
+  await db.query("UPDATE cs_wallets SET owner_eoa = $2, pin_salt = $3, backup_pin_only = FALSE, updated_at = now() WHERE user_uuid = $1", [
     userUuid,
     ownerEoa,
     pinSalt,
   ]);
   await db.query("UPDATE cs_keys SET b_key = $2, updated_at = now() WHERE key_id = $1", [shareKeyId(userUuid), keys.serverShareEnc]);
-  await db.query("UPDATE cs_keys SET b_key = $2, updated_at = now() WHERE key_id = $1", [mnemonicKeyId(userUuid), keys.mnemonicEnc]);
+  await db.query("UPDATE cs_keys SET b_key = $2, sealed_with = $3, updated_at = now() WHERE key_id = $1", [
+    mnemonicKeyId(userUuid),
+    keys.mnemonic.sealed,
+    keys.mnemonic.sealedWith,
+  ]);
 }
 
 /** A rotation whose new owner key is saved before the chain step (spec 4.10 rule 9). */
 export interface PendingRotation {
   newOwnerEoa: string;
-  /** The new owner's mnemonic, sealed under the key-encryption key. */
-  mnemonicEnc: string;
+  /** The new owner's mnemonic, sealed like the `_MN` record. */
+  mnemonic: StoredMnemonic;
 }
 
 /**
@@ -149,23 +171,23 @@ export interface PendingRotation {
  * failure of the database step after the chain step. Earlier pending rotations are kept: a wallet may
  * still be owned by one of them.
  */
-export async function savePendingRotation(db: SqlDatabase, userUuid: number, rotation: PendingRotation): Promise<void> {
+export async function savePendingRotation(db: Queryable, userUuid: number, rotation: PendingRotation): Promise<void> {
   await db.query(
-    "INSERT INTO cs_pending_rotations (user_uuid, new_owner_eoa, mnemonic_enc) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
-    [userUuid, rotation.newOwnerEoa, rotation.mnemonicEnc],
+    "INSERT INTO cs_pending_rotations (user_uuid, new_owner_eoa, mnemonic_enc, sealed_with) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+    [userUuid, rotation.newOwnerEoa, rotation.mnemonic.sealed, rotation.mnemonic.sealedWith],
   );
 }
 
 /** The pending rotations of a user, oldest first. */
-export async function findPendingRotations(db: SqlDatabase, userUuid: number): Promise<PendingRotation[]> {
-  const { rows } = await db.query<{ new_owner_eoa: string; mnemonic_enc: string }>(
-    "SELECT new_owner_eoa, mnemonic_enc FROM cs_pending_rotations WHERE user_uuid = $1 ORDER BY created_at",
+export async function findPendingRotations(db: Queryable, userUuid: number): Promise<PendingRotation[]> {
+  const rows = await db.query<{ new_owner_eoa: string; mnemonic_enc: string; sealed_with: StoredMnemonic["sealedWith"] }>(
+    "SELECT new_owner_eoa, mnemonic_enc, sealed_with FROM cs_pending_rotations WHERE user_uuid = $1 ORDER BY created_at",
     [userUuid],
   );
-  return rows.map((row) => ({ newOwnerEoa: row.new_owner_eoa, mnemonicEnc: row.mnemonic_enc }));
+  return rows.map((row) => ({ newOwnerEoa: row.new_owner_eoa, mnemonic: { sealed: row.mnemonic_enc, sealedWith: row.sealed_with } }));
 }
 
 /** Deletes every pending rotation of a user. */
-export async function clearPendingRotation(db: SqlDatabase, userUuid: number): Promise<void> {
+export async function clearPendingRotation(db: Queryable, userUuid: number): Promise<void> {
   await db.query("DELETE FROM cs_pending_rotations WHERE user_uuid = $1", [userUuid]);
 }

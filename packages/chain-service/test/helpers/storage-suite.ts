@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type SqlDatabase, migrate } from "../../src/index.js";
+import type { Database } from "@slotgate/storage";
+import { migrateChainService } from "../../src/index.js";
 import { reservePinAttempt } from "../../src/storage/pin-attempts.js";
 import { acceptSpendNonce } from "../../src/storage/providers.js";
 import { findKeys, findWallet, insertWallet } from "../../src/storage/wallets.js";
@@ -16,31 +17,23 @@ const wallet = (userUuid: number) => ({
   pinSalt: "ab".repeat(32),
 });
 
-/** The storage behaviours every SqlDatabase must show, on PGlite and on PostgreSQL. */
-export function defineStorageSuite(name: string, open: () => Promise<SqlDatabase>, fresh?: () => Promise<SqlDatabase>) {
+/** The chain service's storage behaviours, on PGlite and on PostgreSQL. */
+export function defineStorageSuite(name: string, open: () => Promise<Database>) {
   describe(`storage on ${name}`, () => {
-    if (fresh) {
-      it("applies each migration exactly once when several processes start at once", async () => {
-        const dbs = await Promise.all([fresh(), fresh(), fresh()]);
-        const applied = await Promise.all(dbs.map((db) => migrate(db)));
-        const all = applied.flat().sort((a, b) => a - b);
-        expect(all).toEqual([1, 2, 3]);
-      });
-    }
-
     it("applies migrations once", async () => {
       const db = await open();
-      await migrate(db);
-      expect(await migrate(db)).toEqual([]);
+      await migrateChainService(db);
+      expect(await migrateChainService(db)).toEqual([]);
     });
 
     it("stores a wallet with its two key records, once", async () => {
       const db = await open();
       const id = newUserId();
-      expect(await db.transaction((tx) => insertWallet(tx, wallet(id), { serverShareEnc: "aa", mnemonicEnc: "bb" }))).toBe(true);
-      expect(await db.transaction((tx) => insertWallet(tx, wallet(id), { serverShareEnc: "cc", mnemonicEnc: "dd" }))).toBe(false);
-      expect(await findKeys(db, id)).toEqual({ serverShareEnc: "aa", mnemonicEnc: "bb" });
-      expect((await findWallet(db, id))?.walletType).toBe("AA");
+      const mnemonic = (sealed: string) => ({ sealed, sealedWith: "recovery" as const });
+      expect(await db.transaction((tx) => insertWallet(tx, wallet(id), { serverShareEnc: "aa", mnemonic: mnemonic("bb") }))).toBe(true);
+      expect(await db.transaction((tx) => insertWallet(tx, wallet(id), { serverShareEnc: "cc", mnemonic: mnemonic("dd") }))).toBe(false);
+      expect(await findKeys(db, id)).toEqual({ serverShareEnc: "aa", mnemonic: mnemonic("bb") });
+      expect(await findWallet(db, id)).toMatchObject({ walletType: "AA", backupPinOnly: false });
     });
 
     it("rolls a failed transaction back completely", async () => {
@@ -48,7 +41,7 @@ export function defineStorageSuite(name: string, open: () => Promise<SqlDatabase
       const id = newUserId();
       await expect(
         db.transaction(async (tx) => {
-          await insertWallet(tx, wallet(id), { serverShareEnc: "aa", mnemonicEnc: "bb" });
+          await insertWallet(tx, wallet(id), { serverShareEnc: "aa", mnemonic: { sealed: "bb", sealedWith: "recovery" } });
           throw new Error("boom");
         }),
       ).rejects.toThrow("boom");

@@ -1,29 +1,23 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Wallet } from "ethers";
-import pg from "pg";
-import { fromPgPool } from "../../src/index.js";
-import { contextOf } from "../../src/service.js";
+import { type Database, openDatabase } from "@slotgate/storage";
 import { type Harness, newUserId, pinOf, startService } from "../helpers/setup.js";
 
 // Included by vitest.config.ts only when SLOTGATE_TEST_DATABASE_URL is set.
 const url = process.env.SLOTGATE_TEST_DATABASE_URL as string;
 const schema = `cs_svc_${randomBytes(6).toString("hex")}`;
-let pool: pg.Pool;
+let db: Database;
 let h: Harness;
 
 beforeAll(async () => {
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  pool = new pg.Pool({ connectionString: url, options: `-c search_path=${schema}`, max: 10 });
-  h = await startService({}, () => fromPgPool(pool));
+  db = await openDatabase({ databaseUrl: url, schema, poolSize: 10 });
+  h = await startService({ db });
 });
 afterAll(async () => {
   await h.service.close();
-  await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-  await pool.end();
+  await db.query(`DROP SCHEMA ${schema} CASCADE`);
+  await db.close();
 });
 
 describe("chain service on PostgreSQL", () => {
@@ -36,15 +30,17 @@ describe("chain service on PostgreSQL", () => {
     const to = Wallet.createRandom().address;
     await Promise.all(
       Array.from({ length: 8 }, () =>
-        service.verifyPin({
-          user_uuid: user,
+        service.transferToken(user, {
           ...pin,
           key_share_user: reg.key_share_user,
-          operation: { kind: "erc20_transfer", from_address: reg.address, to_address: to, amount: "2", contract_address: service.addresses.xotn },
+          from_address: reg.address,
+          to_address: to,
+          amount: "2",
+          contract_address: service.addresses.xotn,
         }),
       ),
     );
-    expect(await contextOf(service).contracts.xotn.balanceOf(to)).toBe(16n);
+    expect(await h.ctx.contracts.xotn.balanceOf(to)).toBe(16n);
     const recovered = (await service.recover({ user_uuid: user, ...pinOf("303030"), identity_verified: true })).data[0]!;
     expect(recovered.address).toBe(reg.address);
   });

@@ -279,6 +279,35 @@ export async function authorizeSignupRejectsTakenEmail(ctx: ConformanceContext):
   expect(res.headers.get("location")).toBeNull();
 }
 
+/**
+ * Sign-up proves the mailbox: the form answers the code page (200, a `challenge` input, no redirect),
+ * a wrong code shows it again (401), the right code approves (302 with a code), and the same code
+ * cannot be used twice.
+ */
+export async function authorizeSignupProvesMailbox(ctx: ConformanceContext): Promise<void> {
+  const query = baseQuery(ctx.clients.web, ctx.unique("state"));
+  const email = `${ctx.unique("mailbox")}@conformance.test`;
+  const page = await ctx.openAuthorize(query);
+  const cookie = page.csrfCookie ?? "";
+  const step = await ctx.submitAuthorize({ ...query, csrf_token: page.csrfToken ?? "", email, password: "mailbox-password-1", decision: "approve", intent: "signup" }, cookie);
+  expect(step.status, "sign-up answers the mailbox step").toBe(200);
+  expect(step.headers.get("location")).toBeNull();
+  const challenge = inputValue(await step.text(), "challenge");
+  expect(challenge, "the code page carries a challenge input").toBeTruthy();
+  const code = await ctx.target.readMailedCode(email);
+  expect(code).toMatch(/^[0-9]{6}$/);
+  const fields = { ...query, csrf_token: page.csrfToken ?? "", challenge: challenge ?? "", decision: "approve" };
+  const wrong = await ctx.submitAuthorize({ ...fields, otp: code === "000000" ? "000001" : "000000" }, cookie);
+  expect(wrong.status, "a wrong code shows the code page again").toBe(401);
+  expect(wrong.headers.get("location")).toBeNull();
+  const ok = await ctx.submitAuthorize({ ...fields, otp: code }, cookie);
+  expect(ok.status).toBe(302);
+  expect(new URL(ok.headers.get("location") ?? "http://x/").searchParams.get("code")).toBeTruthy();
+  const again = await ctx.submitAuthorize({ ...fields, otp: code }, cookie);
+  expect(again.status, "a used code is refused").toBe(400);
+  expect(again.headers.get("location")).toBeNull();
+}
+
 /** Authorize checks. */
 export const authorizeChecks: CheckGroup = {
   "missing or empty client_id / redirect_uri / response_type / state -> 400 ERR_MISSING_PARAMS": authorizeRejectsMissingParams,
@@ -295,4 +324,5 @@ export const authorizeChecks: CheckGroup = {
   "popup -> result page posting both brands to the exact origin": authorizePopupPostsResult,
   "POST re-validates redirect_uri and state": authorizePostRevalidatesParams,
   "signup with a taken email does not log in": authorizeSignupRejectsTakenEmail,
+  "signup mails a code: wrong -> 401 again, right -> 302, used -> refused": authorizeSignupProvesMailbox,
 };

@@ -52,7 +52,7 @@ export async function providerWorld(ctx: ConformanceContext, release_per = 37): 
   const user = ctx.users.alice;
   const token = await ctx.accessToken(client, user);
   if (!token.content_address) throw new ConformanceError("setup_failed", "a blockchain client's token exchange returned no content_address");
-  await ctx.target.operator.fundSlot?.({ client_id: client.client_id, user_id: user.user_id, xotn: XOTN_FUND });
+  await ctx.target.operator.fundSlot?.({ client_id: client.client_id, user_id: user.user_id, xotn: XOTN_FUND, cuid });
   return { client, cuid, key, iv, release_per, user, slot: token.content_address };
 }
 
@@ -217,6 +217,38 @@ export async function contentTokenEndpointsRequireClientAuth(ctx: ConformanceCon
   await expectBalance(ctx, w, { balance: "0", used_balances: "0" }, "refused calls changed nothing");
 }
 
+/**
+ * `Idempotency-Key` on the money endpoints: a purchase and a spend sent again with their keys answer
+ * the first answers and happen once; another request under a used key is 422; a malformed key is 400
+ * and changes nothing; an unknown write id is 404 for its would-be owner.
+ */
+export async function idempotencyKeysMakeRetriesSafe(ctx: ConformanceContext): Promise<void> {
+  const w = await providerWorld(ctx);
+  const withKey = (key: string) => ({ ...ctx.basic(w.client), "idempotency-key": key });
+  const buyWith = (amount: string, key: string) =>
+    ctx.postJson(PATHS.userBuyContentToken, { client_id: w.client.client_id, user_dbkey: w.user.user_id, amount, cuid: w.cuid }, withKey(key));
+  const purchaseKey = ctx.unique("purchase-key");
+  const first = await expectOk(await buyWith("300", purchaseKey), userBuyContentTokenResponseSchema, 200, "purchase with a key");
+  const again = await expectOk(await buyWith("300", purchaseKey), userBuyContentTokenResponseSchema, 200, "the same purchase again");
+  expect(again, "a retry answers the first answer").toEqual(first);
+  await expectBalance(ctx, w, { balance: "300", used_balances: "0" }, "bought once");
+  await expectError(await buyWith("301", purchaseKey), "idempotency_key_reused", "another purchase under the key");
+
+  const spendKey = ctx.unique("spend-key");
+  const message = { encrypted_message: encryptHex(JSON.stringify(spendPayload(w, "40")), w.key, w.iv) };
+  const spent = await expectJson(await ctx.postJson(PATHS.increaseUsedContentToken, message, withKey(spendKey)), 200, "spend with a key");
+  const respent = await expectJson(await ctx.postJson(PATHS.increaseUsedContentToken, message, withKey(spendKey)), 200, "the same spend again");
+  expect(respent).toEqual(spent);
+  await expectBalance(ctx, w, { balance: "260", used_balances: "40" }, "spent once");
+
+  for (const bad of ["two words", "x".repeat(256)]) {
+    await expectError(await buyWith("1", bad), "invalid_request", `malformed key ${JSON.stringify(bad.slice(0, 12))}`);
+  }
+  await expectBalance(ctx, w, { balance: "260", used_balances: "40" }, "malformed keys changed nothing");
+  await expectError(await ctx.request(PATHS.chainWrite.replace(":write_id", "987654321987"), { headers: ctx.basic(w.client) }), "write_not_found", "an unknown write");
+  await expectError(await ctx.request(PATHS.chainWrite.replace(":write_id", "1")), "invalid_client", "a lookup without credentials");
+}
+
 /** Content-token checks (feature `contentTokens`). */
 export const contentTokenChecks: CheckGroup = {
   "provider registration issues the AES key once; taken cuid -> 409": providerRegistrationIssuesKeyOnce,
@@ -227,4 +259,5 @@ export const contentTokenChecks: CheckGroup = {
   "release needs the operator flag and settles each usage once": releaseRequiresFlagAndSettlesOnce,
   "balance_adex validates the address and knows unseen slots": balanceAdexValidation,
   "development-api calls need HTTP Basic client credentials": contentTokenEndpointsRequireClientAuth,
+  "Idempotency-Key makes retries of purchases and spends safe": idempotencyKeysMakeRetriesSafe,
 };

@@ -94,6 +94,109 @@ export async function clientsListedOnlyForOwner(ctx: ConformanceContext): Promis
   expect(list["clients"]).toEqual([]);
 }
 
+/** Registers a fresh client for the calling developer (the management checks change it). */
+async function freshClient(ctx: ConformanceContext, redirect = `https://manage.conformance.test/${ctx.unique("cb")}`) {
+  const res = await ctx.postJson(PATHS.clients, { ...registration, blockchain: false, redirect_uris: [redirect] }, ctx.bearer(ctx.developer.token));
+  const created = await expectJson(res, 201, "register client");
+  return { client_id: String(created["client_id"]), client_secret: String(created["client_secret"]), redirect };
+}
+
+const clientPath = (clientId: string, suffix = "") => `${PATHS.clients}/${encodeURIComponent(clientId)}${suffix}`;
+
+/** Whether the token endpoint takes `secret` as the client's (a bogus code: invalid_grant when it does, invalid_client when not). */
+async function secretAccepted(ctx: ConformanceContext, clientId: string, redirect: string, secret: string): Promise<boolean> {
+  const res = await ctx.postForm(PATHS.token, { grant_type: "authorization_code", code: "never-issued-code", redirect_uri: redirect, client_id: clientId, client_secret: secret });
+  const body = (await res.json()) as { error?: string };
+  expect(["invalid_grant", "invalid_client"], `token endpoint answer ${res.status}`).toContain(body.error);
+  return body.error === "invalid_grant";
+}
+
+function authorizeStatus(ctx: ConformanceContext, clientId: string, redirect: string): Promise<Response> {
+  const query = { client_id: clientId, redirect_uri: redirect, response_type: "code", state: ctx.unique("state") };
+  return ctx.request(`${PATHS.authorize}?${new URLSearchParams(query)}`, { headers: { Accept: "application/json" }, redirect: "manual" });
+}
+
+/** PATCH replaces the redirect URIs: the old one is then redirect_uri_mismatch, the new one accepted; the audit list records old and new. */
+export async function clientEditReplacesRedirectUris(ctx: ConformanceContext): Promise<void> {
+  const client = await freshClient(ctx);
+  const next = `https://manage.conformance.test/${ctx.unique("new")}`;
+  const res = await ctx.request(clientPath(client.client_id), { method: "PATCH", headers: { ...ctx.bearer(ctx.developer.token), "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: [next], name: "Renamed In Check" }) });
+  expect(await expectJson(res, 200, "edit")).toMatchObject({ success: true, client_id: client.client_id, name: "Renamed In Check", redirect_uris: [next] });
+  await expectError(await authorizeStatus(ctx, client.client_id, client.redirect), "redirect_uri_mismatch", "the old redirect URI");
+  expect((await authorizeStatus(ctx, client.client_id, next)).status, "the new redirect URI").toBe(200);
+  const audit = await expectJson(await ctx.request(clientPath(client.client_id, "/audit"), { headers: ctx.bearer(ctx.developer.token) }), 200, "audit");
+  const entries = audit["entries"] as Array<{ action: string; detail: Record<string, unknown>; at: string; actor: string }>;
+  expect(entries[0], "newest first").toMatchObject({ action: "client.updated", actor: ctx.developer.email, detail: { changes: { redirect_uris: { from: [client.redirect], to: [next] } } } });
+  expect(Number.isNaN(Date.parse(entries[0]!.at))).toBe(false);
+  const bad = await ctx.request(clientPath(client.client_id), { method: "PATCH", headers: { ...ctx.bearer(ctx.developer.token), "Content-Type": "application/json" }, body: JSON.stringify({ redirect_uris: ["javascript:alert(1)"] }) });
+  expectDetailPath(await expectError(bad, "invalid_request", "bad redirect URI"), "redirect_uris.0", "bad redirect URI");
+  expect((await authorizeStatus(ctx, client.client_id, next)).status, "a refused edit changes nothing").toBe(200);
+}
+
+/** Secret rotation: the new secret is answered once; right after it both secrets authenticate (the overlap window). */
+export async function clientSecretRotationOverlaps(ctx: ConformanceContext): Promise<void> {
+  const client = await freshClient(ctx);
+  const res = await ctx.request(clientPath(client.client_id, "/secret"), { method: "POST", headers: ctx.bearer(ctx.developer.token) });
+  const rotated = await expectJson(res, 200, "rotate");
+  expect(res.headers.get("cache-control")).toBe("no-store");
+  const secret = String(rotated["client_secret"]);
+  expect(secret).toMatch(/^[A-Za-z0-9_-]{43,}$/);
+  expect(secret).not.toBe(client.client_secret);
+  expect(Date.parse(String(rotated["previous_secret_valid_until"])), "previous_secret_valid_until in the future").toBeGreaterThan(Date.now());
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, secret), "new secret").toBe(true);
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, client.client_secret), "previous secret inside the window").toBe(true);
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, `${secret}x`), "any other secret").toBe(false);
+}
+
+/** Disable: sign-in and client authentication refused and tokens revoked; enable: authentication again; delete: gone, 404 client_not_found after. */
+export async function clientDisableEnableDelete(ctx: ConformanceContext): Promise<void> {
+  const client = await freshClient(ctx);
+  const dev = ctx.bearer(ctx.developer.token);
+  const off = await expectJson(await ctx.request(clientPath(client.client_id, "/disable"), { method: "POST", headers: dev }), 200, "disable");
+  expect(off["disabled"]).toBe(true);
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, client.client_secret), "disabled client").toBe(false);
+  await expectError(await authorizeStatus(ctx, client.client_id, client.redirect), "invalid_client", "authorize with a disabled client");
+  const on = await expectJson(await ctx.request(clientPath(client.client_id, "/enable"), { method: "POST", headers: dev }), 200, "enable");
+  expect(on["disabled"]).toBe(false);
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, client.client_secret), "enabled again").toBe(true);
+  expect(await expectJson(await ctx.request(clientPath(client.client_id), { method: "DELETE", headers: dev }), 200, "delete")).toEqual({ success: true, client_id: client.client_id, deleted: true });
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, client.client_secret), "deleted client").toBe(false);
+  const list = await expectJson(await ctx.request(PATHS.clients, { headers: dev }), 200, "list");
+  expect((list["clients"] as ClientApplication[]).map((c) => c.client_id)).not.toContain(client.client_id);
+  await expectError(await ctx.request(clientPath(client.client_id, "/audit"), { headers: dev }), "client_not_found", "audit of a deleted client");
+}
+
+/** Another developer's token, or none: every per-client endpoint refuses (404 client_not_found, 401 invalid_token) and nothing changes. */
+export async function clientManagementOnlyForOwner(ctx: ConformanceContext): Promise<void> {
+  const client = await freshClient(ctx);
+  const other = await expectOk(
+    await ctx.postJson(PATHS.devUserSignup, { email: `${ctx.unique("dev")}@conformance.test`, password: `pw-${randomUUID()}` }),
+    devUserLoginResponseSchema,
+    201,
+  );
+  const calls: Array<[string, string, string | undefined]> = [
+    ["PATCH", "", JSON.stringify({ name: "Hijacked" })],
+    ["DELETE", "", undefined],
+    ["POST", "/secret", undefined],
+    ["POST", "/disable", undefined],
+    ["GET", "/audit", undefined],
+    ["GET", "/deliveries", undefined],
+  ];
+  for (const [method, suffix, body] of calls) {
+    const init = (headers: Record<string, string>): RequestInit => ({ method, headers: { ...headers, ...(body ? { "Content-Type": "application/json" } : {}) }, ...(body ? { body } : {}) });
+    await expectError(await ctx.request(clientPath(client.client_id, suffix), init(ctx.bearer(other.token))), "client_not_found", `${method} ${suffix} by another developer`);
+    await expectError(await ctx.request(clientPath(client.client_id, suffix), init({})), "invalid_token", `${method} ${suffix} without a token`);
+  }
+  expect(await secretAccepted(ctx, client.client_id, client.redirect, client.client_secret), "nothing changed").toBe(true);
+  const list = await expectJson(await ctx.request(PATHS.clients, { headers: ctx.bearer(ctx.developer.token) }), 200, "list");
+  expect((list["clients"] as ClientApplication[]).find((c) => c.client_id === client.client_id)).toMatchObject({ name: registration.name, disabled: false });
+  await expectError(
+    await ctx.request(clientPath(client.client_id, "/deliveries/1/retry"), { method: "POST", headers: ctx.bearer(other.token) }),
+    "client_not_found",
+    "retry by another developer",
+  );
+}
+
 /** Developer-center checks. */
 export const devCenterChecks: CheckGroup = {
   "signup -> 201, login -> 200 with the same uuid": devSignupAndLogin,
@@ -103,4 +206,8 @@ export const devCenterChecks: CheckGroup = {
   "developer center needs a developer token": clientRegistrationRequiresDeveloperToken,
   "client registration validates its input": clientRegistrationValidates,
   "a developer lists only their own clients": clientsListedOnlyForOwner,
+  "editing redirect URIs: the old one is redirect_uri_mismatch, the new one works": clientEditReplacesRedirectUris,
+  "secret rotation: the new secret once, both work inside the overlap window": clientSecretRotationOverlaps,
+  "disable, enable, delete: client authentication follows": clientDisableEnableDelete,
+  "client management only for the owner; 401 without a token": clientManagementOnlyForOwner,
 };

@@ -2,7 +2,9 @@ import { authorizeChecks } from "./authorize.js";
 import { badInputChecks } from "./bad-input.js";
 import type { CheckGroup } from "./check.js";
 import { devCenterChecks } from "./dev-center.js";
+import { deviceChecks } from "./device.js";
 import { oauthMetaChecks } from "./oauth-meta.js";
+import { refreshChecks } from "./refresh.js";
 import { statusChecks } from "./status.js";
 import { tokenChecks } from "./token.js";
 import { validateRevokeChecks } from "./validate-revoke.js";
@@ -12,6 +14,8 @@ export const CHECK_GROUPS: Readonly<Record<string, CheckGroup>> = {
   "developer center": devCenterChecks,
   authorize: authorizeChecks,
   token: tokenChecks,
+  "refresh tokens": refreshChecks,
+  "device grant": deviceChecks,
   "validate / revoke": validateRevokeChecks,
   status: statusChecks,
   "oauth-meta (backend SDK flow)": oauthMetaChecks,

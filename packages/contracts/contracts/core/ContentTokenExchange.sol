@@ -4,6 +4,7 @@ pragma solidity 0.8.26;
 import {IERC20} from "@openzeppelin/contracts/token/ERC20/IERC20.sol";
 import {SafeERC20} from "@openzeppelin/contracts/token/ERC20/utils/SafeERC20.sol";
 import {Math} from "@openzeppelin/contracts/utils/math/Math.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {Ownable2Step} from "@openzeppelin/contracts/access/Ownable2Step.sol";
 import {IContentTokenExchange} from "../interfaces/IContentTokenExchange.sol";
 
@@ -11,8 +12,11 @@ import {IContentTokenExchange} from "../interfaces/IContentTokenExchange.sol";
  * @title ContentTokenExchange
  * @notice The Slotgate content-token exchange and slot registry. See {IContentTokenExchange} for the
  *         rules; the storage names follow the specification (`_cuid_releaseTokenEnabled`, `used_balances`).
- * @dev The owner is the platform operator. XOTN moves only from `msg.sender` (purchases) and from the
- *      treasury (release settlements), each under the allowance that account gave this contract.
+ * @dev The owner is the platform's governance key; the operator and the spend recorder are the
+ *      platform's service keys (see {IContentTokenExchange} for who may call what). XOTN moves only from
+ *      `msg.sender` (`buy_content_token`), from a slot within the consent it gave for one cuid
+ *      (`buy_for`), and from the treasury (release settlements), each under the XOTN allowance that
+ *      account gave this contract.
  */
 contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     using SafeERC20 for IERC20;
@@ -27,34 +31,73 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     IERC20 public immutable xotn;
     /// @notice Receives the 15% platform fee; funds release settlements through its allowance.
     address public treasury;
+    /// @notice The platform's service key: registrations, release flags, slot owners, `buy_for`, release.
+    address public operator;
+    /// @notice The platform's key that records spending.
+    address public spendRecorder;
 
     /// @notice Per-cuid release flag: release settlement runs only while it is true. False by default.
     mapping(string cuid => bool enabled) public _cuid_releaseTokenEnabled;
-    /// @notice Cumulative consumed content tokens per slot and cuid; never decreases.
-    mapping(address slot => mapping(string cuid => uint256 used)) public used_balances;
     /// @notice The part of `used_balances` already settled by `release_used_balance`.
     mapping(address slot => mapping(string cuid => uint256 settled)) public released_used;
+    /// @notice XOTN wei the operator may still spend from a slot on one cuid (`approve_purchases`, `buy_for`).
+    mapping(address slot => mapping(string cuid => uint256 amount)) public purchase_allowance;
+    /// @notice Platform fees the treasury collected on purchases for a slot and cuid (caps its releases).
+    mapping(address slot => mapping(string cuid => uint256 fees)) public fees_collected;
+    /// @notice XOTN wei paid to the provider by releases for a slot and cuid.
+    mapping(address slot => mapping(string cuid => uint256 paid)) public fees_released;
 
     mapping(string cuid => Provider provider) private _providers;
-    mapping(address slot => mapping(string cuid => uint256 balance)) private _balances;
+    /// @dev A slot's content tokens of one cuid in one storage word: what it holds and what it has used
+    ///      (spec `used_balances`). One word instead of two saves a cold read and a write per spend.
+    struct Holding {
+        uint128 balance;
+        uint128 used;
+    }
+
+    mapping(address slot => mapping(string cuid => Holding holding)) private _holdings;
     mapping(string cuid => mapping(uint256 slot => address owner)) private _slotOwners;
 
     /**
-     * @notice Deploys the exchange; the deployer becomes the platform (owner).
+     * @notice Deploys the exchange; the deployer becomes the owner (move it to a multisig with
+     *         `transferOwnership` + `acceptOwnership`).
      * @param xotn_ the XOTN token
      * @param treasury_ the platform treasury
+     * @param operator_ the platform's service key
+     * @param spendRecorder_ the platform's spend-recording key
      */
-    constructor(IERC20 xotn_, address treasury_) {
-        if (address(xotn_) == address(0) || treasury_ == address(0)) revert ZeroAddress();
+    constructor(IERC20 xotn_, address treasury_, address operator_, address spendRecorder_) {
+        if (
+            address(xotn_) == address(0) || treasury_ == address(0) || operator_ == address(0)
+                || spendRecorder_ == address(0)
+        ) revert ZeroAddress();
         xotn = xotn_;
         treasury = treasury_;
+        operator = operator_;
+        spendRecorder = spendRecorder_;
         emit TreasuryChanged(address(0), treasury_);
+        emit OperatorChanged(address(0), operator_);
+        emit SpendRecorderChanged(address(0), spendRecorder_);
     }
 
     // ---------------------------------------------------------------- modifiers
 
-    modifier onlyPlatformOrProvider(string calldata cuid) {
-        if (msg.sender != owner() && msg.sender != _providers[cuid].ownerAddr) revert NotPlatformOrProvider(msg.sender);
+    modifier onlyOperator() {
+        if (msg.sender != operator && msg.sender != owner()) revert NotOperator(msg.sender);
+        _;
+    }
+
+    modifier onlyOperatorOrProvider(string calldata cuid) {
+        if (msg.sender != operator && msg.sender != owner() && msg.sender != _providers[cuid].ownerAddr) {
+            revert NotPlatformOrProvider(msg.sender);
+        }
+        _;
+    }
+
+    modifier onlySpendRecorderOrProvider(string calldata cuid) {
+        if (msg.sender != spendRecorder && msg.sender != _providers[cuid].ownerAddr) {
+            revert NotSpendRecorderOrProvider(msg.sender);
+        }
         _;
     }
 
@@ -66,12 +109,26 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     // ---------------------------------------------------------------- platform
 
     /// @inheritdoc IContentTokenExchange
+    function set_operator(address newOperator) external onlyOwner {
+        if (newOperator == address(0)) revert ZeroAddress();
+        emit OperatorChanged(operator, newOperator);
+        operator = newOperator;
+    }
+
+    /// @inheritdoc IContentTokenExchange
+    function set_spend_recorder(address newRecorder) external onlyOwner {
+        if (newRecorder == address(0)) revert ZeroAddress();
+        emit SpendRecorderChanged(spendRecorder, newRecorder);
+        spendRecorder = newRecorder;
+    }
+
+    /// @inheritdoc IContentTokenExchange
     function init_permission_provider(
         string calldata clientId,
         string calldata cuid,
         uint8 releasePer,
         address ownerAddr
-    ) external onlyOwner {
+    ) external onlyOperator {
         uint256 clientIdLength = bytes(clientId).length;
         if (clientIdLength == 0 || clientIdLength > MAX_CLIENT_ID_BYTES) revert InvalidClientId();
         _checkCuid(cuid);
@@ -97,7 +154,7 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     }
 
     /// @inheritdoc IContentTokenExchange
-    function set_release_enabled(string calldata cuid, bool enabled) external onlyOwner {
+    function set_release_enabled(string calldata cuid, bool enabled) external onlyOperator {
         _registered(cuid);
         _cuid_releaseTokenEnabled[cuid] = enabled;
         emit ReleaseEnabledChanged(keccak256(bytes(cuid)), cuid, enabled);
@@ -117,59 +174,70 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
         external
         returns (uint256 tokenAmount, uint256 platformFee, uint256 providerReceived)
     {
-        if (slot == address(0)) revert ZeroAddress();
-        if (xotnAmount == 0) revert ZeroAmount();
-        Provider storage provider = _registered(cuid);
-        address payer = msg.sender;
-        uint256 allowance = xotn.allowance(payer, address(this));
-        if (allowance < xotnAmount) revert InsufficientAllowance(payer, allowance, xotnAmount);
-        uint256 held = xotn.balanceOf(payer);
-        if (held < xotnAmount) revert InsufficientXotn(payer, held, xotnAmount);
+        return _buy(msg.sender, slot, cuid, xotnAmount);
+    }
 
-        (tokenAmount, platformFee, providerReceived) = _split(xotnAmount);
-        _balances[slot][cuid] += tokenAmount;
-        address providerOwner = provider.ownerAddr;
-        emit ContentTokenPurchased(
-            payer, slot, keccak256(bytes(cuid)), cuid, xotnAmount, tokenAmount, platformFee, providerReceived
-        );
+    /// @inheritdoc IContentTokenExchange
+    function approve_purchases(string calldata cuid, uint256 amount) external {
+        _registered(cuid);
+        purchase_allowance[msg.sender][cuid] = amount;
+        emit PurchaseAllowanceSet(msg.sender, keccak256(bytes(cuid)), cuid, amount);
+    }
 
-        if (platformFee > 0) xotn.safeTransferFrom(payer, treasury, platformFee);
-        xotn.safeTransferFrom(payer, providerOwner, providerReceived);
+    /// @inheritdoc IContentTokenExchange
+    function buy_for(address slot, string calldata cuid, uint256 xotnAmount)
+        external
+        onlyOperator
+        returns (uint256 tokenAmount, uint256 platformFee, uint256 providerReceived)
+    {
+        uint256 allowed = purchase_allowance[slot][cuid];
+        if (allowed < xotnAmount) revert InsufficientPurchaseAllowance(slot, cuid, allowed, xotnAmount);
+        unchecked {
+            purchase_allowance[slot][cuid] = allowed - xotnAmount;
+        }
+        return _buy(slot, slot, cuid, xotnAmount);
     }
 
     /// @inheritdoc IContentTokenExchange
     function increase_used(address slot, string calldata cuid, uint256 amount)
         external
-        onlyPlatformOrProvider(cuid)
+        onlySpendRecorderOrProvider(cuid)
     {
-        if (slot == address(0)) revert ZeroAddress();
-        if (amount == 0) revert ZeroAmount();
         _registered(cuid);
-        uint256 balance = _balances[slot][cuid];
-        if (balance < amount) revert InsufficientBalance(slot, balance, amount);
-        uint256 newBalance;
-        unchecked {
-            newBalance = balance - amount;
+        _spend(slot, cuid, keccak256(bytes(cuid)), amount);
+    }
+
+    /// @inheritdoc IContentTokenExchange
+    function increase_used_batch(string calldata cuid, address[] calldata slots, uint256[] calldata amounts)
+        external
+        onlySpendRecorderOrProvider(cuid)
+    {
+        uint256 count = slots.length;
+        if (count == 0 || count != amounts.length) revert InvalidBatch(count, amounts.length);
+        _registered(cuid);
+        bytes32 cuidKey = keccak256(bytes(cuid));
+        for (uint256 i = 0; i < count;) {
+            _spend(slots[i], cuid, cuidKey, amounts[i]);
+            unchecked {
+                ++i;
+            }
         }
-        uint256 newUsed = used_balances[slot][cuid] + amount;
-        _balances[slot][cuid] = newBalance;
-        used_balances[slot][cuid] = newUsed;
-        emit UsedBalanceIncreased(slot, keccak256(bytes(cuid)), cuid, amount, newBalance, newUsed);
     }
 
     /// @inheritdoc IContentTokenExchange
     function release_used_balance(string calldata cuid, address slot)
         external
-        onlyPlatformOrProvider(cuid)
+        onlyOperatorOrProvider(cuid)
         returns (uint256 releasedAmount)
     {
         if (slot == address(0)) revert ZeroAddress();
         Provider storage provider = _registered(cuid);
         if (!_cuid_releaseTokenEnabled[cuid]) revert ReleaseDisabled(cuid);
 
-        uint256 used = used_balances[slot][cuid];
+        uint256 used = _holdings[slot][cuid].used;
         uint256 settledUsed = used - released_used[slot][cuid];
-        releasedAmount = _releaseOf(settledUsed, provider.releasePer);
+        uint256 paid = fees_released[slot][cuid];
+        releasedAmount = _capped(_releaseOf(settledUsed, provider.releasePer), fees_collected[slot][cuid] - paid);
         address providerOwner = provider.ownerAddr;
         address payer = treasury;
         if (releasedAmount > 0) {
@@ -180,6 +248,7 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
         }
 
         released_used[slot][cuid] = used;
+        if (releasedAmount > 0) fees_released[slot][cuid] = paid + releasedAmount;
         emit UsedBalanceReleased(slot, keccak256(bytes(cuid)), providerOwner, cuid, settledUsed, releasedAmount);
         if (releasedAmount > 0) xotn.safeTransferFrom(payer, providerOwner, releasedAmount);
     }
@@ -187,8 +256,7 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     // ---------------------------------------------------------------- slot registry
 
     /// @inheritdoc IContentTokenExchange
-    function buy_slot(address aaAddress, uint256 slot, string calldata cuid) external {
-        if (msg.sender != owner() && msg.sender != aaAddress) revert NotPlatformOrSelf(msg.sender);
+    function buy_slot(address aaAddress, uint256 slot, string calldata cuid) external onlyOperator {
         if (aaAddress == address(0)) revert ZeroAddress();
         _registered(cuid);
         address current = _slotOwners[cuid][slot];
@@ -211,7 +279,18 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
 
     /// @inheritdoc IContentTokenExchange
     function balance_adex(address slot, string calldata cuid) external view returns (uint256 balance, uint256 used) {
-        return (_balances[slot][cuid], used_balances[slot][cuid]);
+        Holding storage holding = _holdings[slot][cuid];
+        return (holding.balance, holding.used);
+    }
+
+    /**
+     * @notice Cumulative consumed content tokens of a slot for a cuid (spec `used_balances`); never decreases.
+     * @param slot the slot wallet
+     * @param cuid the content unique identifier
+     * @return used the slot's used_balances for the cuid
+     */
+    function used_balances(address slot, string calldata cuid) external view returns (uint256 used) {
+        return _holdings[slot][cuid].used;
     }
 
     /// @inheritdoc IContentTokenExchange
@@ -226,7 +305,10 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
 
     /// @inheritdoc IContentTokenExchange
     function releasable(string calldata cuid, address slot) external view returns (uint256 amount) {
-        return _releaseOf(used_balances[slot][cuid] - released_used[slot][cuid], _providers[cuid].releasePer);
+        return _capped(
+            _releaseOf(_holdings[slot][cuid].used - released_used[slot][cuid], _providers[cuid].releasePer),
+            fees_collected[slot][cuid] - fees_released[slot][cuid]
+        );
     }
 
     /// @inheritdoc IContentTokenExchange
@@ -239,6 +321,54 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     }
 
     // ---------------------------------------------------------------- internals
+
+    /// @dev A purchase paid by `payer` for `slot`: checks, split, credit, fee bookkeeping, transfers.
+    function _buy(address payer, address slot, string calldata cuid, uint256 xotnAmount)
+        private
+        returns (uint256 tokenAmount, uint256 platformFee, uint256 providerReceived)
+    {
+        if (slot == address(0)) revert ZeroAddress();
+        if (xotnAmount == 0) revert ZeroAmount();
+        Provider storage provider = _registered(cuid);
+        uint256 allowance = xotn.allowance(payer, address(this));
+        if (allowance < xotnAmount) revert InsufficientAllowance(payer, allowance, xotnAmount);
+        uint256 held = xotn.balanceOf(payer);
+        if (held < xotnAmount) revert InsufficientXotn(payer, held, xotnAmount);
+
+        (tokenAmount, platformFee, providerReceived) = _split(xotnAmount);
+        Holding storage holding = _holdings[slot][cuid];
+        holding.balance = SafeCast.toUint128(holding.balance + tokenAmount);
+        if (platformFee > 0) fees_collected[slot][cuid] += platformFee;
+        address providerOwner = provider.ownerAddr;
+        emit ContentTokenPurchased(
+            payer, slot, keccak256(bytes(cuid)), cuid, xotnAmount, tokenAmount, platformFee, providerReceived
+        );
+
+        if (platformFee > 0) xotn.safeTransferFrom(payer, treasury, platformFee);
+        xotn.safeTransferFrom(payer, providerOwner, providerReceived);
+    }
+
+    /// @dev Moves `amount` of a slot's balance to its used_balances (the cuid is checked by the caller).
+    function _spend(address slot, string calldata cuid, bytes32 cuidKey, uint256 amount) private {
+        if (slot == address(0)) revert ZeroAddress();
+        if (amount == 0) revert ZeroAmount();
+        Holding memory holding = _holdings[slot][cuid];
+        uint256 balance = holding.balance;
+        if (balance < amount) revert InsufficientBalance(slot, balance, amount);
+        uint256 newBalance;
+        unchecked {
+            newBalance = balance - amount;
+        }
+        uint256 newUsed = uint256(holding.used) + amount;
+        // One write of the packed word; the new balance is below the old one, so it fits.
+        _holdings[slot][cuid] = Holding({balance: uint128(newBalance), used: SafeCast.toUint128(newUsed)});
+        emit UsedBalanceIncreased(slot, cuidKey, cuid, amount, newBalance, newUsed);
+    }
+
+    /// @dev The smaller of `amount` and `cap`.
+    function _capped(uint256 amount, uint256 cap) private pure returns (uint256) {
+        return amount < cap ? amount : cap;
+    }
 
     function _registered(string calldata cuid) private view returns (Provider storage provider) {
         provider = _providers[cuid];

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: GPL-3.0
 pragma solidity 0.8.26;
 
-/* solhint-disable no-inline-assembly */
-
 import {BasePaymaster} from "@account-abstraction/contracts/core/BasePaymaster.sol";
 import {IEntryPoint} from "@account-abstraction/contracts/interfaces/IEntryPoint.sol";
 import {UserOperation, UserOperationLib} from "@account-abstraction/contracts/interfaces/UserOperation.sol";
@@ -11,13 +9,15 @@ import {ECDSA} from "@openzeppelin/contracts/utils/cryptography/ECDSA.sol";
 
 /**
  * @title SlotgatePaymaster
- * @notice The platform's gas sponsor: the ERC-4337 v0.6 VerifyingPaymaster (same hash, same
- *         `paymasterAndData` layout) with NatSpec and stable custom errors. It pays for a
- *         UserOperation when the platform's signer signed it with a validity window.
+ * @notice The platform's gas sponsor: the ERC-4337 v0.6 VerifyingPaymaster (same `paymasterAndData`
+ *         layout) with NatSpec, stable custom errors and a hash over the operation's fields. It pays
+ *         for a UserOperation when the platform's signer signed it with a validity window.
  * @dev paymasterAndData = paymaster address (20 bytes) ++ abi.encode(uint48 validUntil, uint48 validAfter)
  *      (64 bytes) ++ signature (65 bytes). The signature is an EIP-191 personal signature of
- *      `getHash(userOp, validUntil, validAfter)`, computed while paymasterAndData already has its final
- *      length. The EntryPoint rejects the operation after validUntil ("AA32 paymaster expired or not due").
+ *      `getHash(userOp, validUntil, validAfter)`. The hash is taken over the operation's decoded fields
+ *      (the byte fields as their keccak256), never over its raw calldata encoding, so two encodings of
+ *      one operation cannot differ in what was signed. The EntryPoint rejects the operation after
+ *      validUntil ("AA32 paymaster expired or not due").
  *      The signer is immutable (storage reads during validation would need a staked paymaster under
  *      ERC-4337 bundler rules); rotate it by deploying a new paymaster.
  */
@@ -54,9 +54,11 @@ contract SlotgatePaymaster is BasePaymaster {
 
     /**
      * @notice The hash the platform signer signs (EIP-191) for `userOp` and the window.
-     * @dev Covers every field of the operation up to (not including) paymasterAndData's content, the
-     *      chain id, this paymaster, the sender's paymaster nonce and the window. Call it with
-     *      paymasterAndData already at its final length (e.g. with a 65-byte placeholder signature).
+     * @dev keccak256(abi.encode(keccak256(abi.encode(sender, nonce, keccak256(initCode),
+     *      keccak256(callData), callGasLimit, verificationGasLimit, preVerificationGas, maxFeePerGas,
+     *      maxPriorityFeePerGas)), chainid, this paymaster, senderNonce[sender], validUntil, validAfter)):
+     *      every field of the operation but paymasterAndData and the signature, plus the chain, this
+     *      paymaster, the sender's paymaster nonce and the window.
      * @param userOp the operation
      * @param validUntil last second (inclusive) the sponsorship is valid; 0 means no expiry
      * @param validAfter first second the sponsorship is valid
@@ -67,10 +69,9 @@ contract SlotgatePaymaster is BasePaymaster {
         view
         returns (bytes32)
     {
+        address sender = userOp.getSender();
         return keccak256(
-            abi.encode(
-                _pack(userOp), block.chainid, address(this), senderNonce[userOp.getSender()], validUntil, validAfter
-            )
+            abi.encode(_fieldsHash(userOp), block.chainid, address(this), senderNonce[sender], validUntil, validAfter)
         );
     }
 
@@ -112,16 +113,20 @@ contract SlotgatePaymaster is BasePaymaster {
         if (owner() != msg.sender) revert NotOwner(msg.sender);
     }
 
-    /// @dev The operation's ABI encoding up to paymasterAndData (same as the v0.6 VerifyingPaymaster).
-    function _pack(UserOperation calldata userOp) private pure returns (bytes memory ret) {
-        bytes calldata pnd = userOp.paymasterAndData;
-        assembly {
-            let ofs := userOp
-            let len := sub(sub(pnd.offset, ofs), 32)
-            ret := mload(0x40)
-            mstore(0x40, add(ret, add(len, 32)))
-            mstore(ret, len)
-            calldatacopy(add(ret, 32), ofs, len)
-        }
+    /// @dev keccak256 of the operation's fields that the platform signs (byte fields hashed).
+    function _fieldsHash(UserOperation calldata userOp) private pure returns (bytes32) {
+        return keccak256(
+            abi.encode(
+                userOp.sender,
+                userOp.nonce,
+                keccak256(userOp.initCode),
+                keccak256(userOp.callData),
+                userOp.callGasLimit,
+                userOp.verificationGasLimit,
+                userOp.preVerificationGas,
+                userOp.maxFeePerGas,
+                userOp.maxPriorityFeePerGas
+            )
+        );
     }
 }

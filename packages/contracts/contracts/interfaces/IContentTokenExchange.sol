@@ -6,13 +6,21 @@ pragma solidity 0.8.26;
  * @notice The Slotgate content-token exchange ("dex"): provider registration per cuid, purchase of
  *         content tokens with XOTN (15% platform / 85% provider), spending (`increase_used`), release
  *         settlement per cuid, and the slot registry (`buy_slot`, owner change by the owner's wallet).
- * @dev Roles:
- *      - platform: the contract owner (two-step ownership). Registers providers, sets the per-cuid
- *        release flag, sets the treasury; may also record spending, release and record slot owners.
+ * @dev Roles (three platform keys, so no single hot key holds them all):
+ *      - owner: the platform's governance key (two-step ownership; a multisig in production). Appoints
+ *        the operator and the spend recorder, sets the treasury, changes a provider's revenue wallet.
+ *        It may also act as the operator.
+ *      - operator: the platform's service key. Registers providers, sets the per-cuid release flag,
+ *        records slot owners (`buy_slot`), buys for a slot within the slot's consent (`buy_for`) and
+ *        releases.
+ *      - spend recorder: the platform's key that records spending (`increase_used`,
+ *        `increase_used_batch`).
  *      - provider: the `ownerAddr` of a cuid's registration. May record spending and release for its
  *        own cuid.
- *      - payer: whoever calls `buy_content_token`; XOTN is only ever pulled from `msg.sender` under the
- *        allowance `msg.sender` gave this contract, so nobody can spend another holder's XOTN.
+ *      - payer: whoever calls `buy_content_token` pays from its own XOTN. The only other way XOTN
+ *        leaves a slot through this contract is `buy_for`, and only within the `purchase_allowance`
+ *        the slot gave for that cuid (`approve_purchases`): a provider can never spend what a user
+ *        made available to another provider's cuid.
  *      Content tokens are 1:1 with XOTN wei: paying `x` XOTN wei issues `x` content-token units.
  */
 interface IContentTokenExchange {
@@ -65,6 +73,29 @@ interface IContentTokenExchange {
      * @param newTreasury the new treasury
      */
     event TreasuryChanged(address indexed previousTreasury, address indexed newTreasury);
+
+    /**
+     * @notice The owner appointed a new operator (the platform's service key).
+     * @param previousOperator the old operator
+     * @param newOperator the new operator
+     */
+    event OperatorChanged(address indexed previousOperator, address indexed newOperator);
+
+    /**
+     * @notice The owner appointed a new spend recorder.
+     * @param previousRecorder the old spend recorder
+     * @param newRecorder the new spend recorder
+     */
+    event SpendRecorderChanged(address indexed previousRecorder, address indexed newRecorder);
+
+    /**
+     * @notice A slot set how much XOTN the operator may spend from it on content tokens of one cuid.
+     * @param slot the slot (the wallet that called `approve_purchases`)
+     * @param cuidKey keccak256 of the cuid
+     * @param cuid the content unique identifier the consent is for
+     * @param amount the XOTN wei `buy_for` may spend from now on
+     */
+    event PurchaseAllowanceSet(address indexed slot, bytes32 indexed cuidKey, string cuid, uint256 amount);
 
     /**
      * @notice Content tokens were bought for a slot.
@@ -138,9 +169,22 @@ interface IContentTokenExchange {
     /// @notice The caller is neither the platform nor the cuid's provider wallet.
     /// @param caller the rejected `msg.sender`
     error NotPlatformOrProvider(address caller);
-    /// @notice `buy_slot` was called by neither the platform nor the wallet being recorded.
+    /// @notice The caller is neither the operator nor the owner.
     /// @param caller the rejected `msg.sender`
-    error NotPlatformOrSelf(address caller);
+    error NotOperator(address caller);
+    /// @notice The caller is neither the spend recorder nor the cuid's provider wallet.
+    /// @param caller the rejected `msg.sender`
+    error NotSpendRecorderOrProvider(address caller);
+    /// @notice `buy_for` asked for more than the slot consented to spend on this cuid.
+    /// @param slot the slot
+    /// @param cuid the cuid
+    /// @param allowance the slot's remaining `purchase_allowance` for the cuid
+    /// @param needed the amount asked
+    error InsufficientPurchaseAllowance(address slot, string cuid, uint256 allowance, uint256 needed);
+    /// @notice A batch is empty or its arrays differ in length.
+    /// @param slots the number of slots
+    /// @param amounts the number of amounts
+    error InvalidBatch(uint256 slots, uint256 amounts);
     /// @notice A zero address was given where an account is required.
     error ZeroAddress();
     /// @notice A zero amount was given.
@@ -159,12 +203,12 @@ interface IContentTokenExchange {
     /// @param cuid the cuid
     error UnknownCuid(string cuid);
     /// @notice The payer's XOTN allowance to this contract is short.
-    /// @param payer the payer (`msg.sender`)
+    /// @param payer the payer (`msg.sender`, or the slot of `buy_for`)
     /// @param allowance the allowance it gave
     /// @param needed the amount needed
     error InsufficientAllowance(address payer, uint256 allowance, uint256 needed);
     /// @notice The payer holds too little XOTN.
-    /// @param payer the payer (`msg.sender`)
+    /// @param payer the payer (`msg.sender`, or the slot of `buy_for`)
     /// @param balance its XOTN balance
     /// @param needed the amount needed
     error InsufficientXotn(address payer, uint256 balance, uint256 needed);
@@ -196,7 +240,19 @@ interface IContentTokenExchange {
     // ---------------------------------------------------------------- platform
 
     /**
-     * @notice Registers a cuid for a provider (spec `init_permission_provider`). Platform only.
+     * @notice Appoints the operator (the platform's service key). Owner only.
+     * @param newOperator the new operator, not zero
+     */
+    function set_operator(address newOperator) external;
+
+    /**
+     * @notice Appoints the spend recorder. Owner only.
+     * @param newRecorder the new spend recorder, not zero
+     */
+    function set_spend_recorder(address newRecorder) external;
+
+    /**
+     * @notice Registers a cuid for a provider (spec `init_permission_provider`). Operator (or owner).
      * @dev One provider (client id) may register several cuids; a cuid is registered once.
      * @param clientId the provider's client id (1-128 bytes)
      * @param cuid the content unique identifier (1-64 bytes)
@@ -211,7 +267,7 @@ interface IContentTokenExchange {
     ) external;
 
     /**
-     * @notice Changes a registered cuid's revenue wallet and settlement ratio. Platform only.
+     * @notice Changes a registered cuid's revenue wallet and settlement ratio. Owner only.
      * @param cuid the registered cuid
      * @param releasePer new settlement ratio in percent, 0-100
      * @param ownerAddr new provider wallet
@@ -219,14 +275,14 @@ interface IContentTokenExchange {
     function update_provider(string calldata cuid, uint8 releasePer, address ownerAddr) external;
 
     /**
-     * @notice Sets `_cuid_releaseTokenEnabled[cuid]`. Platform only. False by default.
+     * @notice Sets `_cuid_releaseTokenEnabled[cuid]`. Operator (or owner). False by default.
      * @param cuid the registered cuid
      * @param enabled whether `release_used_balance` may run for the cuid
      */
     function set_release_enabled(string calldata cuid, bool enabled) external;
 
     /**
-     * @notice Sets the treasury that receives the 15% platform fee and funds release settlements. Platform only.
+     * @notice Sets the treasury that receives the 15% platform fee and funds release settlements. Owner only.
      * @param newTreasury the new treasury, not zero
      */
     function set_treasury(address newTreasury) external;
@@ -251,8 +307,36 @@ interface IContentTokenExchange {
         returns (uint256 tokenAmount, uint256 platformFee, uint256 providerReceived);
 
     /**
+     * @notice The calling slot consents that the operator spends up to `amount` XOTN wei of its XOTN on
+     *         content tokens of `cuid` for it (`buy_for`), and on no other cuid. Replaces the earlier
+     *         consent for that cuid (0 withdraws it).
+     * @dev The slot must also have approved this contract on the XOTN token (any amount, e.g.
+     *      unlimited: XOTN leaves a slot through this contract only by the slot's own
+     *      `buy_content_token` or within this consent).
+     * @param cuid the registered cuid the consent is for
+     * @param amount XOTN wei `buy_for` may spend from the calling slot on this cuid
+     */
+    function approve_purchases(string calldata cuid, uint256 amount) external;
+
+    /**
+     * @notice Buys content tokens of `cuid` for `slot`, paid by `slot` itself, within the consent the slot
+     *         gave for that cuid: one transaction, nothing held in between. Operator (or owner) only.
+     * @dev Reduces `purchase_allowance[slot][cuid]` by `xotnAmount`, then splits and credits exactly like
+     *      {buy_content_token} with `slot` as the payer.
+     * @param slot the slot that pays and is credited
+     * @param cuid the registered cuid
+     * @param xotnAmount XOTN wei to pay, greater than zero and at most the slot's consent for the cuid
+     * @return tokenAmount content-token units issued
+     * @return platformFee XOTN wei sent to the treasury
+     * @return providerReceived XOTN wei sent to the provider
+     */
+    function buy_for(address slot, string calldata cuid, uint256 xotnAmount)
+        external
+        returns (uint256 tokenAmount, uint256 platformFee, uint256 providerReceived);
+
+    /**
      * @notice Records spending: moves `amount` of the slot's balance to its used_balances.
-     * @dev Platform or the cuid's provider wallet. used_balances never decreases.
+     * @dev Spend recorder or the cuid's provider wallet. used_balances never decreases.
      * @param slot the slot address
      * @param cuid the registered cuid
      * @param amount content-token units to consume, greater than zero and at most the balance
@@ -260,14 +344,28 @@ interface IContentTokenExchange {
     function increase_used(address slot, string calldata cuid, uint256 amount) external;
 
     /**
+     * @notice Records the spending of several slots of one cuid in one transaction: for each i, moves
+     *         `amounts[i]` of `slots[i]`'s balance to its used_balances and emits the same
+     *         `UsedBalanceIncreased` event as {increase_used}.
+     * @dev Spend recorder or the cuid's provider wallet. All or nothing: one slot with too small a balance
+     *      (or a zero amount or address) reverts the whole batch. A slot may appear more than once.
+     * @param cuid the registered cuid
+     * @param slots the slot addresses
+     * @param amounts content-token units to consume, one per slot
+     */
+    function increase_used_batch(string calldata cuid, address[] calldata slots, uint256[] calldata amounts) external;
+
+    /**
      * @notice Settles the provider's share of a slot's newly used balance (spec `release_used_balance`).
-     * @dev Platform or the cuid's provider wallet, only while `_cuid_releaseTokenEnabled[cuid]` is true.
-     *      The provider receives `releasePer` percent of the platform fee (15%) on the used balance not
-     *      settled before: floor((used_balances - settled) * 15 * releasePer / 10000) XOTN wei, paid from
-     *      the treasury under the allowance the treasury gave this contract. All used balance is then
-     *      marked settled, so the same used amount is never paid twice. A release never exceeds the fee
-     *      the platform took on the same tokens, so buying and spending one's own tokens cannot drain
-     *      the treasury.
+     * @dev Operator (or owner) or the cuid's provider wallet, only while `_cuid_releaseTokenEnabled[cuid]`
+     *      is true. The provider receives `releasePer` percent of the platform fee (15%) on the used
+     *      balance not settled before: floor((used_balances - settled) * 15 * releasePer / 10000) XOTN wei,
+     *      capped by the fees the treasury actually collected on purchases for this slot and cuid minus
+     *      what earlier releases paid (`fees_collected - fees_released`), paid from the treasury under the
+     *      allowance the treasury gave this contract. All used balance is then marked settled, so the
+     *      same used amount is never paid twice. The cap makes a release never exceed the fee the
+     *      platform took for the slot: purchases too small to carry a fee (6 wei or less) release
+     *      nothing, and buying and spending one's own tokens cannot drain the treasury.
      * @param cuid the registered cuid
      * @param slot the slot address
      * @return releasedAmount XOTN wei paid to the provider (zero when nothing new was used)
@@ -278,7 +376,8 @@ interface IContentTokenExchange {
 
     /**
      * @notice Records `aaAddress` as the owner of slot number `slot` of `cuid`.
-     * @dev Callable by the platform or by `aaAddress` itself, and only for a slot without an owner.
+     * @dev Operator (or owner) only, and only for a slot without an owner: a wallet cannot claim a slot
+     *      number for itself.
      * @param aaAddress the owner's ERC-4337 wallet
      * @param slot the slot number (metadata index) within the cuid
      * @param cuid the registered cuid
@@ -322,7 +421,8 @@ interface IContentTokenExchange {
 
     /**
      * @notice What `release_used_balance(cuid, slot)` would pay now, ignoring the flag and funding:
-     *         floor((used_balances - settled) * 15 * releasePer / 10000).
+     *         floor((used_balances - settled) * 15 * releasePer / 10000), capped by
+     *         `fees_collected - fees_released` of the slot and cuid.
      * @param cuid the cuid
      * @param slot the slot address
      * @return amount XOTN wei

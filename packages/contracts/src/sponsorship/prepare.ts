@@ -1,23 +1,74 @@
-import { Contract, type Provider, type Signer } from "ethers";
+import { Contract, type FeeData, type Provider, type Signer } from "ethers";
 import type { SlotgateAddresses } from "../contracts/connect.js";
 import { ContractsError } from "../errors.js";
 import { type EntryPointContract, entryPointAbi } from "../generated/entryPoint.js";
+import { type SlotgatePaymasterContract, slotgatePaymasterAbi } from "../generated/slotgatePaymaster.js";
 import { requireAddress } from "../validate.js";
 import { W_SALT, computeWalletAddress, encodeInitCode } from "../wallet/addresses.js";
-import { sponsorUserOperation, sponsorshipWindow } from "./paymaster-data.js";
+import { DEFAULT_MAX_OPERATION_GAS, type SponsorshipPolicy, checkOperationGas, simulateWalletCall } from "./policy.js";
 import { signUserOperation } from "./sign.js";
+import { type SponsorshipWindow, sponsorUserOperation, sponsorshipWindow } from "./sponsor.js";
 import { type SubmitResult, type UserOperationOutcome, submitUserOperations } from "./submit.js";
 import {
   type UserOperation,
+  type UserOperationCalls,
   type UserOperationGas,
-  type WalletCall,
   buildUserOperation,
-  encodeExecute,
-  encodeExecuteBatch,
+  encodeCalls,
   getUserOpHash,
 } from "./user-operation.js";
 
-/** Input of {@link prepareSponsoredUserOperation}. */
+/** The nonces the next operation of a wallet must carry. */
+export interface OperationNonces {
+  /** EntryPoint nonce (key 0). */
+  nonce: bigint;
+  /** The paymaster's `senderNonce[sender]` the operation validates with. */
+  paymasterNonce: bigint;
+}
+
+/**
+ * Reads a wallet's next nonces from the chain: `EntryPoint.getNonce(sender, 0)` and the paymaster's
+ * `senderNonce(sender)`. A caller that queues several operations of one wallet reads them once and
+ * counts on from there.
+ *
+ * @param provider - the chain
+ * @param addresses - EntryPoint and paymaster
+ * @param sender - the wallet
+ * @returns both nonces
+ *
+ * @example
+ * ```ts
+ * const { nonce, paymasterNonce } = await readOperationNonces(provider, addresses, userWallet);
+ * ```
+ */
+export async function readOperationNonces(
+  provider: Provider,
+  addresses: Pick<SlotgateAddresses, "entryPoint" | "paymaster">,
+  sender: string,
+): Promise<OperationNonces> {
+  const entryPoint = new Contract(requireAddress(addresses.entryPoint, "entryPoint"), entryPointAbi, provider) as unknown as EntryPointContract;
+  const paymaster = new Contract(
+    requireAddress(addresses.paymaster, "paymaster"),
+    slotgatePaymasterAbi,
+    provider,
+  ) as unknown as SlotgatePaymasterContract;
+  const wallet = requireAddress(sender, "sender");
+  try {
+    const [nonce, paymasterNonce] = await Promise.all([entryPoint.getNonce(wallet, 0n), paymaster.senderNonce(wallet)]);
+    return { nonce, paymasterNonce };
+  } catch (cause) {
+    throw new ContractsError("chain_error", "could not read the wallet's nonces", { cause });
+  }
+}
+
+/** The fee fields of ethers' `FeeData` a UserOperation needs. */
+export type UserOperationFees = Pick<FeeData, "maxFeePerGas" | "maxPriorityFeePerGas" | "gasPrice">;
+
+/**
+ * Input of {@link prepareSponsoredUserOperation}. The chain facts (`chainId`, `nonce`,
+ * `paymasterNonce`, `fees`, `window`) are read from the chain when omitted; a service that tracks
+ * nonces per wallet and batches operations passes them in.
+ */
 export interface PrepareSponsoredUserOperationInput {
   /** The chain. */
   provider: Provider;
@@ -29,20 +80,41 @@ export interface PrepareSponsoredUserOperationInput {
   paymasterSigner: Signer;
   /**
    * The wallet. Pass the recorded address for a wallet whose owner was changed; otherwise it is
-   * computed from (factory, owner, salt).
+   * computed from (factory, initialOwner, salt).
    */
   sender?: string;
+  /** The owner the wallet's address was computed from, for its deploying initCode. @default the owner's address */
+  initialOwner?: string;
   /** CREATE2 salt of the wallet, used to compute `sender` and the initCode. @default W_SALT */
   salt?: bigint;
   /** What the wallet does: one call (`execute`), several (`executeBatch`), or raw callData (e.g. `changeOwner`). */
-  calls: WalletCall | readonly WalletCall[] | { callData: string };
+  calls: UserOperationCalls;
   /** Gas limit overrides. */
   gas?: Partial<UserOperationGas>;
-  /** Sponsorship window length. @default 300 */
+  /** Sponsorship window length, when `window` is not given. @default 300 */
   validForSeconds?: number;
+  /** The chain id. @default read from the provider */
+  chainId?: bigint;
+  /**
+   * EntryPoint nonce of the operation. @default read from the EntryPoint. When it is above 0 the
+   * wallet is taken as deployed (an earlier operation deployed it, or will before this one runs).
+   */
+  nonce?: bigint;
+  /** The paymaster's `senderNonce` the operation validates with. @default read from the paymaster */
+  paymasterNonce?: bigint;
+  /** Fee data. @default `provider.getFeeData()` */
+  fees?: UserOperationFees;
+  /** Sponsorship window. @default {@link sponsorshipWindow} of `validForSeconds` */
+  window?: SponsorshipWindow;
+  /**
+   * The platform's checks before the paymaster signs: the per-operation gas cap and the simulation of
+   * the call. `false` skips both (a test that needs an operation whose call reverts on chain).
+   * @default { maxOperationGas: DEFAULT_MAX_OPERATION_GAS, simulate: true }
+   */
+  policy?: SponsorshipPolicy | false;
 }
 
-/** A signed, sponsored operation ready for {@link submitUserOperations}. */
+/** A signed, sponsored operation ready for {@link submitUserOperations} or a bundler. */
 export interface PreparedUserOperation {
   userOperation: UserOperation;
   /** Its EntryPoint hash. */
@@ -57,21 +129,48 @@ export interface PreparedUserOperation {
   validAfter: number;
 }
 
-function callDataOf(calls: PrepareSponsoredUserOperationInput["calls"]): string {
-  if ("callData" in calls) return calls.callData;
-  if (Array.isArray(calls)) {
-    const list = calls as readonly WalletCall[];
-    return list.length === 1 && list[0] !== undefined ? encodeExecute(list[0]) : encodeExecuteBatch(list);
+interface ChainFacts {
+  chainId: bigint;
+  nonces: OperationNonces;
+  fees: UserOperationFees;
+  window: SponsorshipWindow;
+  /** The wallet's code, read only for nonce 0. */
+  code: string | undefined;
+}
+
+/** Reads, in parallel, what the caller did not pass. */
+async function chainFacts(input: PrepareSponsoredUserOperationInput, sender: string): Promise<ChainFacts> {
+  const { provider } = input;
+  const given = <T>(value: T | undefined, read: () => Promise<T>): Promise<T> => (value === undefined ? read() : Promise.resolve(value));
+  try {
+    const [chainId, nonces, fees, window, code] = await Promise.all([
+      given(input.chainId, async () => (await provider.getNetwork()).chainId),
+      input.nonce !== undefined && input.paymasterNonce !== undefined
+        ? Promise.resolve({ nonce: input.nonce, paymasterNonce: input.paymasterNonce })
+        : readOperationNonces(provider, input.addresses, sender).then((read) => ({
+            nonce: input.nonce ?? read.nonce,
+            paymasterNonce: input.paymasterNonce ?? read.paymasterNonce,
+          })),
+      given<UserOperationFees>(input.fees, () => provider.getFeeData()),
+      given(input.window, () => sponsorshipWindow(provider, input.validForSeconds)),
+      input.nonce !== undefined && input.nonce > 0n ? Promise.resolve(undefined) : provider.getCode(sender),
+    ]);
+    return { chainId, nonces, fees, window, code };
+  } catch (cause) {
+    if (cause instanceof ContractsError) throw cause;
+    throw new ContractsError("chain_error", "could not read the wallet state", { cause });
   }
-  return encodeExecute(calls as WalletCall);
 }
 
 /**
  * Builds, sponsors and signs a UserOperation in the order ERC-4337 v0.6 needs (spec 4.11): nonce from
- * the EntryPoint, `initCode` only when the wallet has no code yet, fees from the provider, paymaster
- * signature over a window of `validForSeconds` (5 minutes), then the owner's signature of the hash.
+ * the EntryPoint, `initCode` only on the wallet's first operation (nonce 0 and no code yet), fees from
+ * the provider, the platform's checks (the per-operation gas cap, {@link checkOperationGas}, and a
+ * simulation of the call, {@link simulateWalletCall}: a call that would revert is never sponsored),
+ * the platform's signature over {@link paymasterHash} with a window of `validForSeconds` (5 minutes),
+ * then the owner's signature of the operation hash. Each chain fact can be passed in instead of read.
  *
- * @param input - chain, addresses, owner and platform signers, wallet and calls
+ * @param input - chain, addresses, owner and platform signers, wallet, calls and known chain facts
  * @returns the signed operation and its facts
  *
  * @example
@@ -81,58 +180,52 @@ function callDataOf(calls: PrepareSponsoredUserOperationInput["calls"]): string 
  *   addresses,
  *   owner: ownerWallet,
  *   paymasterSigner: platformSigner,
- *   calls: { to: addresses.exchange, data: exchange.interface.encodeFunctionData("buy_slot", [userWallet, 7n, "game-1"]) },
+ *   calls: changeSlotOwnerCall(addresses.exchange, "game-1", 7n, newOwnerWallet),
  * });
  * await submitUserOperations(bundler, addresses.entryPoint, [prepared.userOperation]);
  * ```
  */
 export async function prepareSponsoredUserOperation(input: PrepareSponsoredUserOperationInput): Promise<PreparedUserOperation> {
-  const { provider, addresses } = input;
-  const ownerAddress = await input.owner.getAddress();
+  const { addresses } = input;
+  const initialOwner = input.initialOwner ?? (await input.owner.getAddress());
   const salt = input.salt ?? W_SALT;
-  const sender = requireAddress(input.sender ?? computeWalletAddress(addresses.factory, ownerAddress, salt), "sender");
-  const entryPoint = new Contract(requireAddress(addresses.entryPoint, "entryPoint"), entryPointAbi, provider) as unknown as EntryPointContract;
+  const ownWallet = computeWalletAddress(addresses.factory, initialOwner, salt);
+  const sender = requireAddress(input.sender ?? ownWallet, "sender");
+  const { chainId, nonces, fees, window, code } = await chainFacts(input, sender);
 
-  let code: string;
-  let nonce: bigint;
-  let fees: Awaited<ReturnType<Provider["getFeeData"]>>;
-  let chainId: bigint;
-  try {
-    [code, nonce, fees, { chainId }] = await Promise.all([
-      provider.getCode(sender),
-      entryPoint.getNonce(sender, 0n),
-      provider.getFeeData(),
-      provider.getNetwork(),
-    ]);
-  } catch (cause) {
-    throw new ContractsError("CHAIN_ERROR", "could not read the wallet state", { cause });
-  }
-  const deploysWallet = code === "0x";
-  let initCode = "0x";
-  if (deploysWallet) {
-    if (computeWalletAddress(addresses.factory, ownerAddress, salt) !== sender) {
-      throw new ContractsError("INVALID_ARGUMENT", "sender is not deployed and is not the wallet of (owner, salt)");
-    }
-    initCode = encodeInitCode(addresses.factory, ownerAddress, salt);
+  const deploysWallet = nonces.nonce === 0n && code === "0x";
+  if (deploysWallet && ownWallet !== sender) {
+    throw new ContractsError("invalid_argument", "sender is not deployed and is not the wallet of (owner, salt)");
   }
   const maxFeePerGas = fees.maxFeePerGas ?? fees.gasPrice;
-  if (maxFeePerGas == null) throw new ContractsError("CHAIN_ERROR", "the provider reported no fee data");
-  const maxPriorityFeePerGas = fees.maxPriorityFeePerGas ?? maxFeePerGas;
+  if (maxFeePerGas == null) throw new ContractsError("chain_error", "the provider reported no fee data");
 
   const unsigned = buildUserOperation({
     sender,
-    nonce,
-    initCode,
-    callData: callDataOf(input.calls),
+    nonce: nonces.nonce,
+    initCode: deploysWallet ? encodeInitCode(addresses.factory, initialOwner, salt) : "0x",
+    callData: encodeCalls(input.calls),
     ...(input.gas === undefined ? {} : { gas: input.gas }),
     maxFeePerGas,
-    maxPriorityFeePerGas,
+    maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? maxFeePerGas,
   });
-  const window = await sponsorshipWindow(provider, input.validForSeconds);
+  if (input.policy !== false) {
+    checkOperationGas(unsigned, input.policy?.maxOperationGas ?? DEFAULT_MAX_OPERATION_GAS);
+    if (input.policy?.simulate !== false) {
+      await simulateWalletCall(input.provider, {
+        entryPoint: addresses.entryPoint,
+        sender,
+        callData: unsigned.callData,
+        callGasLimit: unsigned.callGasLimit,
+        ...(ownWallet === sender ? { initCode: encodeInitCode(addresses.factory, initialOwner, salt) } : {}),
+      });
+    }
+  }
   const sponsored = await sponsorUserOperation(unsigned, {
     paymaster: addresses.paymaster,
     signer: input.paymasterSigner,
-    runner: provider,
+    chainId,
+    paymasterNonce: nonces.paymasterNonce,
     window,
   });
   const userOperation = await signUserOperation(sponsored, input.owner, { entryPoint: addresses.entryPoint, chainId });
@@ -161,9 +254,10 @@ export interface SentUserOperation extends PreparedUserOperation {
 }
 
 /**
- * Prepares one sponsored operation ({@link prepareSponsoredUserOperation}), submits it
- * ({@link submitUserOperations}) and throws `USER_OPERATION_REVERTED` when the wallet's call reverted
- * (its `reason` is the decoded custom error name when known).
+ * Prepares one sponsored operation ({@link prepareSponsoredUserOperation}: a call that reverts in
+ * simulation is refused with `sponsorship_refused` before anything is signed), submits it
+ * ({@link submitUserOperations}) and throws `user_operation_reverted` when the wallet's call still
+ * reverted on chain (its `reason` is the decoded custom error name when known).
  *
  * @param input - as for {@link prepareSponsoredUserOperation}, plus the bundler signer
  * @returns the prepared operation, the transaction hash and the outcome
@@ -173,7 +267,7 @@ export interface SentUserOperation extends PreparedUserOperation {
  * const sent = await sendSponsoredUserOperation({
  *   provider, addresses, owner: oldOwner, paymasterSigner, bundler,
  *   sender: userWallet,
- *   calls: { callData: account.interface.encodeFunctionData("changeOwner", [newOwner.address]) },
+ *   calls: changeOwnerCallData(newOwner.address),
  * });
  * ```
  */
@@ -181,10 +275,10 @@ export async function sendSponsoredUserOperation(input: SendSponsoredUserOperati
   const prepared = await prepareSponsoredUserOperation(input);
   const submitted: SubmitResult = await submitUserOperations(input.bundler, input.addresses.entryPoint, [prepared.userOperation]);
   const outcome = submitted.operations.find((entry) => entry.userOpHash === prepared.userOpHash);
-  if (outcome === undefined) throw new ContractsError("CHAIN_ERROR", "handleOps emitted no event for the operation");
+  if (outcome === undefined) throw new ContractsError("chain_error", "handleOps emitted no event for the operation");
   if (!outcome.success) {
     throw new ContractsError(
-      "USER_OPERATION_REVERTED",
+      "user_operation_reverted",
       `the wallet call reverted${outcome.revertReason === undefined ? "" : ` with ${outcome.revertReason}`}`,
       outcome.revertReason === undefined ? {} : { reason: outcome.revertReason },
     );

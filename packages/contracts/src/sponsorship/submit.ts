@@ -1,8 +1,9 @@
-import { Contract, type Log, type Signer, getAddress } from "ethers";
+import { Interface, type Log, type Provider, type Signer, type TransactionReceipt, getAddress } from "ethers";
 import { decodeContractError } from "../contracts/decode-error.js";
 import { ContractsError } from "../errors.js";
-import { type EntryPointContract, entryPointAbi } from "../generated/entryPoint.js";
+import { entryPointAbi } from "../generated/entryPoint.js";
 import { requireAddress } from "../validate.js";
+import { handleOpsGasLimit } from "./gas.js";
 import type { UserOperation } from "./user-operation.js";
 
 /** Outcome of one UserOperation in a handleOps transaction. */
@@ -43,92 +44,113 @@ export interface SubmitOptions {
   gasLimit?: bigint;
 }
 
-/** EIP-7825 (Osaka) per-transaction gas cap, also the default cap of Hardhat 2.29's in-process chain. */
-const TRANSACTION_GAS_CAP = 16_777_216n;
+const entryPointInterface = new Interface(entryPointAbi);
+
+/** The handleOps transaction of a bundle. */
+export interface HandleOpsTransaction {
+  /** The EntryPoint. */
+  to: string;
+  /** `handleOps(operations, beneficiary)`. */
+  data: string;
+  /** {@link handleOpsGasLimit} of the operations unless given. */
+  gasLimit: bigint;
+}
 
 /**
- * Gas limit for a handleOps transaction carrying `operations`: per operation three times its
- * verificationGasLimit (account validation, paymaster validation, postOp) plus its callGasLimit and
- * 50,000 of EntryPoint overhead, plus 100,000 for the transaction, capped at 2^24 (EIP-7825).
- * Computed, not estimated: `eth_estimateGas` of handleOps overshoots the cap on Hardhat 2.29.
+ * The `EntryPoint.handleOps(operations, beneficiary)` transaction: what both the one-shot
+ * {@link submitUserOperations} and a batching bundler simulate and send.
  *
- * @param operations - the operations to bundle
- * @returns the gas limit
+ * @param entryPoint - the EntryPoint address
+ * @param operations - signed operations
+ * @param beneficiary - receives the gas refund
+ * @param gasLimit - @default handleOpsGasLimit(operations)
+ * @returns `{ to, data, gasLimit }`
  *
  * @example
  * ```ts
- * const gasLimit = handleOpsGasLimit([op]);
+ * const tx = handleOpsTransaction(addresses.entryPoint, [signedOp], bundlerAddress);
+ * await simulateHandleOps(provider, tx, bundlerAddress);
+ * const receipt = await (await bundler.sendTransaction(tx)).wait();
  * ```
  */
-export function handleOpsGasLimit(operations: readonly UserOperation[]): bigint {
-  let total = 100_000n;
-  for (const op of operations) total += op.verificationGasLimit * 3n + op.callGasLimit + 50_000n;
-  return total < TRANSACTION_GAS_CAP ? total : TRANSACTION_GAS_CAP;
+export function handleOpsTransaction(
+  entryPoint: string,
+  operations: readonly UserOperation[],
+  beneficiary: string,
+  gasLimit: bigint = handleOpsGasLimit(operations),
+): HandleOpsTransaction {
+  if (operations.length === 0) throw new ContractsError("invalid_argument", "no operations to submit");
+  return {
+    to: requireAddress(entryPoint, "entryPoint"),
+    data: entryPointInterface.encodeFunctionData("handleOps", [[...operations], requireAddress(beneficiary, "beneficiary")]),
+    gasLimit,
+  };
 }
 
 function rejected(cause: unknown): ContractsError {
   const decoded = decodeContractError(cause);
   if (decoded?.name === "FailedOp") {
     const reason = String(decoded.args[1]);
-    return new ContractsError("USER_OPERATION_REJECTED", `EntryPoint rejected operation ${String(decoded.args[0])}: ${reason}`, {
+    return new ContractsError("user_operation_rejected", `EntryPoint rejected operation ${String(decoded.args[0])}: ${reason}`, {
       cause,
       reason,
+      opIndex: Number(decoded.args[0]),
     });
   }
-  return new ContractsError("CHAIN_ERROR", "handleOps failed", { cause, reason: decoded?.name });
+  return new ContractsError("chain_error", "handleOps failed", { cause, reason: decoded?.name });
 }
 
 /**
- * Submits signed, sponsored UserOperations through `EntryPoint.handleOps` from a bundler key (the
- * platform acts as its own bundler; spec 4.11 step 4). Operations the EntryPoint refuses during
- * validation (bad signature, expired sponsorship, wrong nonce) make the whole call fail with
- * `USER_OPERATION_REJECTED` and nothing is sent. An operation whose wallet call reverts is still
- * included (its gas paid by the paymaster) and reported with `success: false`.
+ * Simulates a handleOps transaction so that an operation the EntryPoint refuses (`FailedOp`: bad
+ * signature, expired sponsorship, wrong nonce) costs no mined transaction. The simulation is an
+ * `eth_call` on the `pending` block with the transaction's gas limit: the pending block's time is
+ * the one the operation will meet, while `latest` would show the last block's time, before a window
+ * that starts now (Anvil then answers AA32). Throws `user_operation_rejected` with the EntryPoint's
+ * `reason` and the refused operation's `opIndex`, or `chain_error` for any other failure (its `cause`
+ * is the provider's error).
  *
- * @param bundler - signer that sends handleOps (pays the transaction gas, refunded by the EntryPoint)
- * @param entryPoint - the EntryPoint address
- * @param operations - signed operations
- * @param options - beneficiary and gas limit
- * @returns the transaction and per-operation outcomes
+ * @param provider - the chain
+ * @param tx - from {@link handleOpsTransaction}
+ * @param from - the account that will send it
  *
  * @example
  * ```ts
- * const { operations } = await submitUserOperations(bundler, addresses.entryPoint, [signedOp]);
- * if (!operations[0]?.success) console.log(operations[0]?.revertReason);
+ * try {
+ *   await simulateHandleOps(provider, tx, bundlerAddress);
+ * } catch (error) {
+ *   if (error instanceof ContractsError && error.code === "user_operation_rejected") dropOperation(error.opIndex);
+ * }
  * ```
  */
-export async function submitUserOperations(
-  bundler: Signer,
-  entryPoint: string,
-  operations: readonly UserOperation[],
-  options: SubmitOptions = {},
-): Promise<SubmitResult> {
-  if (operations.length === 0) throw new ContractsError("INVALID_ARGUMENT", "no operations to submit");
-  const entryPointAddress = requireAddress(entryPoint, "entryPoint");
-  const contract = new Contract(entryPointAddress, entryPointAbi, bundler) as unknown as EntryPointContract;
-  const beneficiary = requireAddress(options.beneficiary ?? (await bundler.getAddress()), "beneficiary");
-  const ops = [...operations];
-  const gasLimit = options.gasLimit ?? handleOpsGasLimit(ops);
+export async function simulateHandleOps(provider: Provider, tx: HandleOpsTransaction, from: string): Promise<void> {
   try {
-    // Simulate first: an operation the EntryPoint refuses (FailedOp) must not cost a mined transaction.
-    await contract.handleOps.staticCall(ops, beneficiary, { gasLimit });
+    await provider.call({ ...tx, from: requireAddress(from, "from"), blockTag: "pending" });
   } catch (cause) {
     throw rejected(cause);
   }
-  let receipt: Awaited<ReturnType<Awaited<ReturnType<EntryPointContract["handleOps"]>>["wait"]>>;
-  try {
-    const response = await contract.handleOps(ops, beneficiary, { gasLimit });
-    receipt = await response.wait();
-  } catch (cause) {
-    throw rejected(cause);
-  }
-  if (receipt === null) throw new ContractsError("CHAIN_ERROR", "handleOps transaction was not mined");
+}
 
+/**
+ * Reads the per-operation outcomes of a mined handleOps transaction from its logs: one entry per
+ * `UserOperationEvent` of `entryPoint`, in order, with the `UserOperationRevertReason` of a failed call
+ * attached and decoded.
+ *
+ * @param entryPoint - the EntryPoint address
+ * @param logs - the transaction receipt's logs
+ * @returns the outcomes
+ *
+ * @example
+ * ```ts
+ * const outcomes = userOperationOutcomes(addresses.entryPoint, receipt.logs);
+ * ```
+ */
+export function userOperationOutcomes(entryPoint: string, logs: readonly Log[]): UserOperationOutcome[] {
+  const entryPointAddress = requireAddress(entryPoint, "entryPoint");
   const revertData = new Map<string, string>();
   const outcomes: UserOperationOutcome[] = [];
-  for (const log of receipt.logs as readonly Log[]) {
+  for (const log of logs) {
     if (getAddress(log.address) !== entryPointAddress) continue;
-    const parsed = contract.interface.parseLog(log);
+    const parsed = entryPointInterface.parseLog(log);
     if (parsed?.name === "UserOperationRevertReason") {
       revertData.set(String(parsed.args.userOpHash), String(parsed.args.revertReason));
     } else if (parsed?.name === "UserOperationEvent") {
@@ -150,5 +172,45 @@ export async function submitUserOperations(
       if (decoded !== undefined) outcome.revertReason = decoded.name === "Error" ? String(decoded.args[0]) : decoded.name;
     }
   }
-  return { transactionHash: receipt.hash, blockNumber: receipt.blockNumber, operations: outcomes };
+  return outcomes;
+}
+
+/**
+ * Submits signed, sponsored UserOperations through `EntryPoint.handleOps` from a bundler key (the
+ * platform acts as its own bundler; spec 4.11 step 4): {@link handleOpsTransaction}, then
+ * {@link simulateHandleOps}, then the transaction, then {@link userOperationOutcomes}. Operations the
+ * EntryPoint refuses during validation make the whole call fail with `user_operation_rejected` and
+ * nothing is sent. An operation whose wallet call reverts is still included (its gas paid by the
+ * paymaster) and reported with `success: false`.
+ *
+ * @param bundler - signer that sends handleOps (pays the transaction gas, refunded by the EntryPoint)
+ * @param entryPoint - the EntryPoint address
+ * @param operations - signed operations
+ * @param options - beneficiary and gas limit
+ * @returns the transaction and per-operation outcomes
+ *
+ * @example
+ * ```ts
+ * const { operations } = await submitUserOperations(bundler, addresses.entryPoint, [signedOp]);
+ * if (!operations[0]?.success) console.log(operations[0]?.revertReason);
+ * ```
+ */
+export async function submitUserOperations(
+  bundler: Signer,
+  entryPoint: string,
+  operations: readonly UserOperation[],
+  options: SubmitOptions = {},
+): Promise<SubmitResult> {
+  if (bundler.provider == null) throw new ContractsError("invalid_argument", "the bundler signer has no provider");
+  const from = await bundler.getAddress();
+  const tx = handleOpsTransaction(entryPoint, operations, options.beneficiary ?? from, options.gasLimit);
+  await simulateHandleOps(bundler.provider, tx, from);
+  let receipt: TransactionReceipt | null;
+  try {
+    receipt = await (await bundler.sendTransaction(tx)).wait();
+  } catch (cause) {
+    throw rejected(cause);
+  }
+  if (receipt === null) throw new ContractsError("chain_error", "handleOps transaction was not mined");
+  return { transactionHash: receipt.hash, blockNumber: receipt.blockNumber, operations: userOperationOutcomes(tx.to, receipt.logs) };
 }

@@ -2,6 +2,7 @@ import { AbiCoder, Interface, keccak256 } from "ethers";
 import { ContractsError } from "../errors.js";
 import { slotgateAccountAbi } from "../generated/slotgateAccount.js";
 import { requireAddress, requireBytes, requireNonNegative } from "../validate.js";
+import { DEFAULT_USER_OPERATION_GAS } from "./gas.js";
 
 /** An ERC-4337 v0.6 UserOperation with numeric fields as bigint and byte fields as hex strings. */
 export interface UserOperation {
@@ -33,6 +34,12 @@ export interface WalletCall {
   /** Calldata. @default "0x" */
   data?: string;
 }
+
+/**
+ * What a UserOperation makes the wallet do: one call (`execute`), several (`executeBatch`, run
+ * atomically in order), or raw callData for the wallet itself (e.g. {@link changeOwnerCallData}).
+ */
+export type UserOperationCalls = WalletCall | readonly WalletCall[] | { callData: string };
 
 /** Gas limits of a UserOperation. */
 export interface UserOperationGas {
@@ -88,12 +95,16 @@ export function buildUserOperation(input: BuildUserOperationInput): UserOperatio
     nonce: requireNonNegative(input.nonce, "nonce"),
     initCode,
     callData: requireBytes(input.callData, "callData"),
-    callGasLimit: requireNonNegative(input.gas?.callGasLimit ?? 500_000n, "callGasLimit"),
+    callGasLimit: requireNonNegative(input.gas?.callGasLimit ?? DEFAULT_USER_OPERATION_GAS.callGasLimit, "callGasLimit"),
     verificationGasLimit: requireNonNegative(
-      input.gas?.verificationGasLimit ?? (deploys ? 1_000_000n : 250_000n),
+      input.gas?.verificationGasLimit ??
+        (deploys ? DEFAULT_USER_OPERATION_GAS.deployingVerificationGasLimit : DEFAULT_USER_OPERATION_GAS.verificationGasLimit),
       "verificationGasLimit",
     ),
-    preVerificationGas: requireNonNegative(input.gas?.preVerificationGas ?? 60_000n, "preVerificationGas"),
+    preVerificationGas: requireNonNegative(
+      input.gas?.preVerificationGas ?? DEFAULT_USER_OPERATION_GAS.preVerificationGas,
+      "preVerificationGas",
+    ),
     maxFeePerGas,
     maxPriorityFeePerGas: requireNonNegative(input.maxPriorityFeePerGas ?? maxFeePerGas, "maxPriorityFeePerGas"),
     paymasterAndData: "0x",
@@ -109,7 +120,7 @@ export function buildUserOperation(input: BuildUserOperationInput): UserOperatio
  *
  * @example
  * ```ts
- * const callData = encodeExecute({ to: addresses.exchange, data: exchangeInterface.encodeFunctionData("buy_slot", [wallet, 1n, "game-1"]) });
+ * const callData = encodeExecute({ to: addresses.exchange, data: exchangeInterface.encodeFunctionData("approve_purchases", ["game-1", amount]) });
  * ```
  */
 export function encodeExecute(call: WalletCall): string {
@@ -136,14 +147,35 @@ export function encodeExecute(call: WalletCall): string {
  * ```
  */
 export function encodeExecuteBatch(calls: readonly WalletCall[]): string {
-  if (calls.length === 0) throw new ContractsError("INVALID_ARGUMENT", "executeBatch needs at least one call");
+  if (calls.length === 0) throw new ContractsError("invalid_argument", "executeBatch needs at least one call");
   if (calls.some((call) => (call.value ?? 0n) !== 0n)) {
-    throw new ContractsError("INVALID_ARGUMENT", "executeBatch cannot send value; use encodeExecute");
+    throw new ContractsError("invalid_argument", "executeBatch cannot send value; use encodeExecute");
   }
   return accountInterface.encodeFunctionData("executeBatch", [
     calls.map((call) => requireAddress(call.to, "call.to")),
     calls.map((call) => requireBytes(call.data, "call.data")),
   ]);
+}
+
+/**
+ * @internal The callData of {@link UserOperationCalls}: `execute` for one call, `executeBatch` for
+ * several, raw callData as it is.
+ *
+ * @param calls - what the wallet does
+ * @returns hex callData
+ *
+ * @example
+ * ```ts
+ * const callData = encodeCalls([erc20ApproveCall(addresses.xotn, addresses.exchange, amount), approvePurchasesCall(addresses.exchange, "game-1", amount)]);
+ * ```
+ */
+export function encodeCalls(calls: UserOperationCalls): string {
+  if ("callData" in calls) return requireBytes(calls.callData, "callData");
+  if (Array.isArray(calls)) {
+    const list = calls as readonly WalletCall[];
+    return list.length === 1 && list[0] !== undefined ? encodeExecute(list[0]) : encodeExecuteBatch(list);
+  }
+  return encodeExecute(calls as WalletCall);
 }
 
 /**

@@ -23,7 +23,7 @@ const factoryInterface = new Interface(slotgateAccountFactoryAbi);
 
 function checkedSalt(salt: bigint): bigint {
   if (typeof salt !== "bigint" || salt < 0n || salt > MAX_SALT) {
-    throw new ContractsError("INVALID_ARGUMENT", "salt must be a bigint between 0 and 2^256-1");
+    throw new ContractsError("invalid_argument", "salt must be a bigint between 0 and 2^256-1");
   }
   return salt;
 }

@@ -1,6 +1,7 @@
 import type { BrowserProvider, JsonRpcSigner, Wallet } from "ethers";
+import { beforeAll, beforeEach } from "vitest";
 import { type DeployResult, type SlotgateContracts, connectContracts, deploy } from "../../src/index.js";
-import { account, offlineKey, startChain } from "./chain.js";
+import { account, offlineKey, snapshot, startChain } from "./chain.js";
 
 export const CUID = "game-1";
 export const CLIENT_ID = "client-abc";
@@ -59,4 +60,22 @@ export async function startSystem(): Promise<TestSystem> {
     strangerContracts: connectContracts(addresses, stranger),
     holderContracts: connectContracts(addresses, holder),
   };
+}
+
+/**
+ * The test system of a `describe` block: started once before its tests (then `setup` runs), and
+ * each test runs on a chain snapshot that is reverted afterwards. The returned object is filled in
+ * by the `beforeAll` hook, so read its fields inside tests and hooks only.
+ */
+export function useTestSystem(setup?: (s: TestSystem) => Promise<void>): TestSystem {
+  const system = {} as TestSystem;
+  beforeAll(async () => {
+    Object.assign(system, await startSystem());
+    await setup?.(system);
+  });
+  beforeEach(async () => {
+    const restore = await snapshot(system.provider);
+    return () => restore();
+  });
+  return system;
 }

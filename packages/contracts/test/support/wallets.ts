@@ -2,10 +2,12 @@ import { Interface, type Signer } from "ethers";
 import {
   C_SALT,
   type PrepareSponsoredUserOperationInput,
+  type PreparedUserOperation,
   type SentUserOperation,
   W_SALT,
   computeWalletAddress,
   contentTokenExchangeAbi,
+  prepareSponsoredUserOperation,
   sendSponsoredUserOperation,
   slotgateAccountAbi,
   xotnAbi,
@@ -24,6 +26,25 @@ export function walletsOf(s: TestSystem, owner: Signer & { address: string }) {
   };
 }
 
+function inputOf(
+  s: TestSystem,
+  owner: Signer,
+  calls: PrepareSponsoredUserOperationInput["calls"],
+  extra: Partial<PrepareSponsoredUserOperationInput>,
+): PrepareSponsoredUserOperationInput {
+  return { provider: s.provider, addresses: s.addresses, owner, paymasterSigner: s.paymasterSigner, calls, ...extra };
+}
+
+/** Prepares (builds, sponsors, signs) one UserOperation from `owner`'s wallet, reading the chain for the rest. */
+export function prepareAs(
+  s: TestSystem,
+  owner: Signer,
+  calls: PrepareSponsoredUserOperationInput["calls"],
+  extra: Partial<PrepareSponsoredUserOperationInput> = {},
+): Promise<PreparedUserOperation> {
+  return prepareSponsoredUserOperation(inputOf(s, owner, calls, extra));
+}
+
 /** Sends one sponsored UserOperation from `owner`'s wallet, bundled by the test bundler. */
 export function sendAs(
   s: TestSystem,
@@ -31,13 +52,5 @@ export function sendAs(
   calls: PrepareSponsoredUserOperationInput["calls"],
   extra: Partial<PrepareSponsoredUserOperationInput> = {},
 ): Promise<SentUserOperation> {
-  return sendSponsoredUserOperation({
-    provider: s.provider,
-    addresses: s.addresses,
-    owner,
-    paymasterSigner: s.paymasterSigner,
-    bundler: s.bundler,
-    calls,
-    ...extra,
-  });
+  return sendSponsoredUserOperation({ ...inputOf(s, owner, calls, extra), bundler: s.bundler });
 }

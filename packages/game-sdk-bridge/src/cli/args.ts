@@ -1,20 +1,27 @@
 import { parseArgs } from "node:util";
-import type { LoginConfigPascal } from "../config.js";
+import type { DeviceLoginConfig, LoginConfigPascal } from "../config.js";
 import { GameSdkBridgeError } from "../errors.js";
 
 /** What the command line asks for. @internal */
 export type CliRequest =
   | { kind: "help" }
   | { kind: "version" }
-  | { kind: "login"; config: LoginConfigPascal; timeoutMs: number | undefined };
+  | { kind: "login"; config: LoginConfigPascal; timeoutMs: number | undefined }
+  | { kind: "device"; config: DeviceLoginConfig };
 
 /** Usage text of `slotgate-login --help`. @internal */
 export const USAGE = `Usage: slotgate-login --client-id ID --redirect-uri URI [--slotgate-url URL]
                       [--loopback-port N] [--timeout-ms N]
+       slotgate-login --device --client-id ID [--slotgate-url URL]
 
 Signs a player in through the system browser and a loopback redirect (RFC 8252)
 and prints exactly one JSON line on stdout:
   {"Success":true,"Jwt":"eyJ...","ErrorMessage":null,"ErrorCode":null}
+
+With --device (consoles and TVs, RFC 8628) no browser is opened: a first JSON line
+carries the code to show the player, then the result line follows once they
+entered it on another device (the code, URL and a QR code also go to stderr):
+  {"UserCode":"BDFH-JKLM","VerificationUri":"https://…/oauth/device","VerificationUriComplete":"…","ExpiresIn":600}
 
 Options:
   --client-id ID       the client application's public id (required)
@@ -22,6 +29,7 @@ Options:
   --slotgate-url URL   Slotgate base address (default https://auth.slotgate.io)
   --loopback-port N    port to listen on when the redirect URI names none
   --timeout-ms N       how long to wait for the sign-in (default 120000)
+  --device             device login: print a code for the player instead of opening a browser
   --help, --version
 
 Environment:
@@ -36,7 +44,7 @@ const STRING_FLAGS = ["client-id", "redirect-uri", "slotgate-url", "loopback-por
 type StringFlag = (typeof STRING_FLAGS)[number];
 
 function usageError(message: string): GameSdkBridgeError {
-  return new GameSdkBridgeError("INVALID_CONFIG", `${message} Run slotgate-login --help for usage.`);
+  return new GameSdkBridgeError("invalid_config", `${message} Run slotgate-login --help for usage.`);
 }
 
 function readInteger(flag: string, value: string | undefined): number | undefined {
@@ -49,7 +57,7 @@ function readInteger(flag: string, value: string | undefined): number | undefine
  * Parses `slotgate-login` arguments. Error messages name flags but never repeat
  * values, so a secret pasted by mistake is not echoed.
  *
- * @throws {@link GameSdkBridgeError} `INVALID_CONFIG`.
+ * @throws {@link GameSdkBridgeError} `invalid_config`.
  * @internal
  */
 export function parseCliArgs(argv: readonly string[]): CliRequest {
@@ -59,6 +67,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
       ...Object.fromEntries(STRING_FLAGS.map((flag) => [flag, { type: "string" as const }])),
       help: { type: "boolean" },
       version: { type: "boolean" },
+      device: { type: "boolean" },
     },
     strict: false,
     allowPositionals: true,
@@ -67,6 +76,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   const values = new Map<StringFlag, string>();
   let help = false;
   let version = false;
+  let device = false;
   for (const token of tokens) {
     if (token.kind === "positional") throw usageError("Unexpected argument; every value follows its --flag.");
     if (token.kind !== "option") continue;
@@ -76,10 +86,11 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
         `--${name} is not accepted: a client secret must never be given to a game build. Keep it on your game backend.`,
       );
     }
-    if (name === "help" || name === "version") {
+    if (name === "help" || name === "version" || name === "device") {
       if (token.value !== undefined) throw usageError(`--${name} takes no value.`);
       if (name === "help") help = true;
-      else version = true;
+      else if (name === "version") version = true;
+      else device = true;
       continue;
     }
     if (!(STRING_FLAGS as readonly string[]).includes(name)) throw usageError(`Unknown option --${name}.`);
@@ -94,6 +105,15 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
   if (help) return { kind: "help" };
   if (version) return { kind: "version" };
 
+  if (device) {
+    for (const flag of ["redirect-uri", "loopback-port", "timeout-ms"] as const) {
+      if (values.has(flag)) throw usageError(`--${flag} does not apply to --device (no browser redirect; the code's lifetime bounds the wait).`);
+    }
+    const id = values.get("client-id");
+    if (id === undefined) throw usageError("--client-id is required.");
+    const url = values.get("slotgate-url");
+    return { kind: "device", config: url === undefined ? { ClientId: id } : { ClientId: id, SlotgateUrl: url } };
+  }
   const loopbackPort = readInteger("loopback-port", values.get("loopback-port"));
   const timeoutMs = readInteger("timeout-ms", values.get("timeout-ms"));
   const clientId = values.get("client-id");

@@ -1,5 +1,7 @@
 import { createCommandOpener, type OpenBrowser, openSystemBrowser } from "../browser.js";
+import { type DeviceCodePrompt, loginWithDeviceCode } from "../device/device-login.js";
 import { login } from "../login.js";
+import { renderQrCode } from "./qr-code.js";
 import { failureResult, type LoginResult } from "../result.js";
 import { type CliRequest, parseCliArgs, USAGE } from "./args.js";
 
@@ -28,7 +30,8 @@ function jsonLine(result: LoginResult): string {
 
 /**
  * Runs `slotgate-login` and returns its exit status. Apart from `--help` and
- * `--version`, stdout receives exactly one JSON line, on success and on every failure.
+ * `--version`, stdout receives exactly one result JSON line, on success and on every failure
+ * (with `--device`, preceded by one prompt line once the code is known).
  * @internal
  */
 export async function runCli(io: CliIo): Promise<number> {
@@ -52,6 +55,21 @@ export async function runCli(io: CliIo): Promise<number> {
     io.stdout(`${io.version}\n`);
     return EXIT.signedIn;
   }
+  if (request.kind === "device") {
+    const result = await loginWithDeviceCode(request.config, {
+      signal: io.signal,
+      onUserCode: (prompt: DeviceCodePrompt) => {
+        io.stdout(
+          `${JSON.stringify({ UserCode: prompt.UserCode, VerificationUri: prompt.VerificationUri, VerificationUriComplete: prompt.VerificationUriComplete, ExpiresIn: prompt.ExpiresIn })}\n`,
+        );
+        io.stderr(`slotgate-login: on your phone or computer, open ${prompt.VerificationUri} and enter ${prompt.UserCode}\n`);
+        io.stderr(`${renderQrCode(prompt.VerificationUriComplete)}\n`);
+      },
+    });
+    io.stdout(jsonLine(result));
+    if (result.Success) return EXIT.signedIn;
+    return result.ErrorCode === "invalid_config" ? EXIT.usage : EXIT.failed;
+  }
   const result = await login(request.config, {
     timeoutMs: request.timeoutMs,
     signal: io.signal,
@@ -62,5 +80,5 @@ export async function runCli(io: CliIo): Promise<number> {
   });
   io.stdout(jsonLine(result));
   if (result.Success) return EXIT.signedIn;
-  return result.ErrorCode === "INVALID_CONFIG" ? EXIT.usage : EXIT.failed;
+  return result.ErrorCode === "invalid_config" ? EXIT.usage : EXIT.failed;
 }

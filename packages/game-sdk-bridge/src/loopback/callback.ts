@@ -7,6 +7,11 @@ export type CallbackOutcome = { ok: true; jwt: string } | { ok: false; error: Ga
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_JWT_LENGTH = 16_384;
 
+/** Whether a value looks like a compact JWT (three base64url segments, at most 16 KiB); the game backend verifies it. */
+export function isJwtShaped(value: unknown): value is string {
+  return typeof value === "string" && value.length <= MAX_JWT_LENGTH && JWT_SHAPE.test(value);
+}
+
 function sameState(received: string, expected: string): boolean {
   const a = Buffer.from(received);
   const b = Buffer.from(expected);
@@ -34,7 +39,7 @@ export function interpretCallback(query: URLSearchParams, expectedState: string)
   const states = query.getAll("state");
   if (states.length !== 1 || !sameState(states[0] ?? "", expectedState)) {
     return fail(
-      "STATE_MISMATCH",
+      "state_mismatch",
       "The sign-in response does not belong to this login attempt (missing or wrong state), so it was refused to " +
         "prevent cross-site request forgery. Start the login again.",
     );
@@ -45,24 +50,24 @@ export function interpretCallback(query: URLSearchParams, expectedState: string)
     const description = clean(query.get("error_description"), 300);
     const detail = description === "" ? code : `${code}: ${description}`;
     if (code === "access_denied") {
-      return fail("ACCESS_DENIED", `Sign-in was declined (${detail}).`);
+      return fail("access_denied", `Sign-in was declined (${detail}).`);
     }
-    return fail("AUTHORIZATION_ERROR", `Slotgate reported an error during sign-in (${detail}).`);
+    return fail("authorization_error", `Slotgate reported an error during sign-in (${detail}).`);
   }
   const jwts = query.getAll("jwt");
   if (jwts.length === 0 || jwts[0] === "") {
     if (query.has("code")) {
       return fail(
-        "MISSING_JWT",
+        "missing_jwt",
         "The sign-in response carried an authorization code instead of a jwt. Register the redirect URI as a loopback " +
           "URI (http://127.0.0.1:<port>/callback) for this client; a game build never exchanges codes, it has no secret.",
       );
     }
-    return fail("MISSING_JWT", "The sign-in response carried no jwt.");
+    return fail("missing_jwt", "The sign-in response carried no jwt.");
   }
   const jwt = jwts[0] ?? "";
-  if (jwts.length > 1 || jwt.length > MAX_JWT_LENGTH || !JWT_SHAPE.test(jwt)) {
-    return fail("MISSING_JWT", "The sign-in response did not carry exactly one well-formed jwt.");
+  if (jwts.length > 1 || !isJwtShaped(jwt)) {
+    return fail("missing_jwt", "The sign-in response did not carry exactly one well-formed jwt.");
   }
   return { ok: true, jwt };
 }

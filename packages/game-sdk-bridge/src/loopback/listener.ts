@@ -20,14 +20,14 @@ export interface CallbackListener {
 function listenError(error: NodeJS.ErrnoException, port: number): GameSdkBridgeError {
   if (error.code === "EADDRINUSE") {
     return new GameSdkBridgeError(
-      "PORT_IN_USE",
+      "port_in_use",
       `Port ${port} on ${LOOPBACK_HOST} is already in use by another program. Close it, or register another loopback ` +
         "redirect URI and use its port.",
       { cause: error },
     );
   }
   const reason = error.code === "EACCES" ? "permission denied (ports below 1024 need privileges)" : (error.code ?? "unknown error");
-  return new GameSdkBridgeError("LISTEN_FAILED", `Cannot listen on ${LOOPBACK_HOST}:${port}: ${reason}.`, { cause: error });
+  return new GameSdkBridgeError("listen_failed", `Cannot listen on ${LOOPBACK_HOST}:${port}: ${reason}.`, { cause: error });
 }
 
 /**
@@ -36,7 +36,7 @@ function listenError(error: NodeJS.ErrnoException, port: number): GameSdkBridgeE
  * method get a 404/405 page and do not end the login; the first GET to
  * `/callback` decides it.
  *
- * @throws {@link GameSdkBridgeError} `PORT_IN_USE` or `LISTEN_FAILED`.
+ * @throws {@link GameSdkBridgeError} `port_in_use` or `listen_failed`.
  * @internal
  */
 export async function startCallbackListener(port: number, expectedState: string): Promise<CallbackListener> {

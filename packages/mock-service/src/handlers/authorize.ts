@@ -1,22 +1,21 @@
-import type { ErrorCode } from "@slotgate/protocol";
+import { type ErrorCode, LIMITS } from "@slotgate/protocol";
 import { authorizeQuerySchema, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
 import { isLoopbackUri, requireClient, requireRegisteredRedirectUri } from "../clients.js";
 import { issueCode } from "../codes.js";
 import { type MockContext, urlOf } from "../context.js";
-import { cookieValue } from "../http/auth.js";
 import { queryRecord, readParams, validate } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import { errorResponse } from "../http/respond.js";
-import { AUTHORIZE_PARAMS, authorizePage, errorPage } from "../html/authorize-page.js";
+import { AUTHORIZE_PARAMS, authorizePage, codePage, errorPage } from "../html/authorize-page.js";
 import { html } from "../html/escape.js";
 import { popupResultPage } from "../html/popup-result.js";
-import { hashPassword, verifyPassword } from "../passwords.js";
-import { randomBase64url, safeEqual } from "../random.js";
+import { hashPassword } from "../passwords.js";
+import { randomBase64url, randomHex, safeEqual } from "../random.js";
 import type { ClientRecord, EndUserRecord } from "../state.js";
+import { CSRF_COOKIE, checkCsrf, signInOrSignUp } from "../sign-in.js";
 import { issueUserJwt } from "../tokens.js";
 
-const CSRF_COOKIE = "slotgate_csrf";
 const REQUIRED = ["client_id", "redirect_uri", "response_type", "state"] as const;
 
 type AuthorizeParams = Record<(typeof AUTHORIZE_PARAMS)[number], string | undefined>;
@@ -95,6 +94,38 @@ async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserR
   return redirect(withQuery(redirectUri, { code: code.code, state }));
 }
 
+/** Sign-up: mails a one-time code (kept in `state.mails`) and answers the code page; nothing is created yet. */
+async function startSignup(ctx: MockContext, params: AuthorizeParams, client: ClientRecord, csrf: string, form: Record<string, unknown>): Promise<Response> {
+  const email = typeof form["email"] === "string" ? form["email"].toLowerCase() : "";
+  const password = typeof form["password"] === "string" ? form["password"] : "";
+  if (!devUserCredentialsSchema.safeParse({ email, password }).success) return formAgain({ params, csrf, client, error: "invalid_request", email, status: 400 });
+  if (ctx.state.findEndUserByEmail(email)) return formAgain({ params, csrf, client, error: "email_taken", email, status: 409 });
+  const challenge = randomBase64url(24);
+  const code = String(Number.parseInt(randomHex(4), 16) % 10 ** LIMITS.otpDigits).padStart(LIMITS.otpDigits, "0");
+  ctx.state.signupChallenges.set(challenge, { email, password: await hashPassword(password), code, binding: csrf, attempts: 0, used: false, expiresAt: ctx.now() + LIMITS.otpLifetimeSeconds * 1000 });
+  ctx.state.mails.push({ to: email, subject: "Confirm your email for Slotgate", text: `Your Slotgate sign-up code is ${code}\n` });
+  return html(codePage({ params, csrfToken: csrf, clientName: client.name, challenge, sentTo: email }), 200);
+}
+
+/** The code page posted: single use, 5 entries, this browser only; the right code creates the account. */
+async function mailboxStep(ctx: MockContext, params: AuthorizeParams, client: ClientRecord, csrf: string, form: Record<string, unknown>): Promise<Response> {
+  const id = String(form["challenge"]);
+  const otp = typeof form["otp"] === "string" ? form["otp"].trim() : "";
+  const pending = ctx.state.signupChallenges.get(id);
+  if (!pending || pending.used || pending.expiresAt < ctx.now() || !safeEqual(pending.binding, csrf)) return formAgain({ params, csrf, client, error: "otp_expired", status: 400 });
+  pending.attempts += 1;
+  if (pending.attempts > LIMITS.otpMaxAttempts) return formAgain({ params, csrf, client, error: "otp_locked", status: 423 });
+  if (!safeEqual(pending.code, otp)) {
+    if (pending.attempts >= LIMITS.otpMaxAttempts) return formAgain({ params, csrf, client, error: "otp_locked", status: 423 });
+    return html(codePage({ params, csrfToken: csrf, clientName: client.name, challenge: id, sentTo: pending.email, error: "otp_invalid" }), 401);
+  }
+  pending.used = true;
+  if (ctx.state.findEndUserByEmail(pending.email)) return formAgain({ params, csrf, client, error: "email_taken", email: pending.email, status: 409 });
+  const user: EndUserRecord = { user_id: ctx.state.allocateUserId(), email: pending.email, nickname: pending.email.split("@")[0] ?? pending.email, password: pending.password };
+  ctx.state.endUsers.set(user.user_id, user);
+  return outcome(ctx, params, user);
+}
+
 /** `GET` and `POST /oauth/authorize`: login / consent page, page redirect, loopback redirect and popup result. */
 export function authorizeHandlers(ctx: MockContext) {
   const url = urlOf(ctx, "/oauth/authorize");
@@ -122,9 +153,7 @@ export function authorizeHandlers(ctx: MockContext) {
         form = await readParams(request, ctx.bodyLimit);
         params = pick(form);
         client = checkParams(ctx, params);
-        const cookie = cookieValue(request, CSRF_COOKIE);
-        const submitted = typeof form["csrf_token"] === "string" ? form["csrf_token"] : "";
-        if (!ctx.faults.skipCsrfCheck && (!cookie || !submitted || !safeEqual(cookie, submitted))) throw new HttpError("csrf_failed");
+        checkCsrf(ctx, request, form);
         if (form["decision"] !== "approve" && form["decision"] !== "deny") {
           throw new HttpError("invalid_request", { message: "decision must be approve or deny." });
         }
@@ -133,26 +162,12 @@ export function authorizeHandlers(ctx: MockContext) {
       }
       if (form["decision"] === "deny") return outcome(ctx, params, null);
       const csrf = String(form["csrf_token"] ?? "");
-      const email = typeof form["email"] === "string" ? form["email"] : "";
-      const password = typeof form["password"] === "string" ? form["password"] : "";
-      let user: EndUserRecord | undefined;
-      if (form["intent"] === "signup") {
-        const parsed = devUserCredentialsSchema.safeParse({ email, password });
-        if (!parsed.success) return formAgain({ params, csrf, client, error: "invalid_request", email, status: 400 });
-        if (ctx.state.findEndUserByEmail(email)) return formAgain({ params, csrf, client, error: "email_taken", email, status: 409 });
-        user = {
-          user_id: ctx.state.allocateUserId(),
-          email,
-          nickname: email.split("@")[0] ?? email,
-          password: await hashPassword(password),
-        };
-        ctx.state.endUsers.set(user.user_id, user);
-      } else {
-        const found = ctx.state.findEndUserByEmail(email);
-        const ok = found ? await verifyPassword(password, found.password) : false;
-        if (!found || !ok) return formAgain({ params, csrf, client, error: "invalid_credentials", email, status: 401 });
-        user = found;
-      }
+      // The mailbox step, as the real service: sign-up mails a code; the account exists once it comes back.
+      if (typeof form["challenge"] === "string" && form["challenge"] !== "") return mailboxStep(ctx, params, client, csrf, form);
+      if (form["intent"] === "signup") return startSignup(ctx, params, client, csrf, form);
+      const signedIn = await signInOrSignUp(ctx, form);
+      if (!signedIn.user) return formAgain({ params, csrf, client, error: signedIn.error, email: signedIn.email, status: signedIn.status });
+      const user = signedIn.user;
       return outcome(ctx, params, user);
     }),
   ];

@@ -6,7 +6,7 @@ import type {
   TestEncryptionResponse,
   UserBuyContentTokenResponse,
 } from "@slotgate/protocol";
-import { LIMITS } from "@slotgate/protocol";
+import { LIMITS, PATHS } from "@slotgate/protocol";
 import { decryptHex, encryptHex } from "@slotgate/protocol/crypto";
 import {
   cuid as cuidSchema,
@@ -24,6 +24,7 @@ import { type MockContext, urlOf } from "../context.js";
 import { basicCredentials } from "../http/auth.js";
 import { readJson, validate } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
+import { idempotent } from "../http/idempotency.js";
 import { guard, json } from "../http/respond.js";
 import { randomHex, randomTxHash } from "../random.js";
 import type { ClientRecord, ProviderRecord, SlotBalance, SlotRecord } from "../state.js";
@@ -79,7 +80,7 @@ function add(map: Map<string, bigint>, key: string, amount: bigint): void {
   map.set(key, (map.get(key) ?? 0n) + amount);
 }
 
-/** The six `/v1/development-api` endpoints. */
+/** The six `/v1/development-api` endpoints, and `GET /v1/chain/writes/{write_id}`. */
 export function contentTokenHandlers(ctx: MockContext) {
   const path = (name: string) => urlOf(ctx, `/v1/development-api/${name}`);
   return [
@@ -89,6 +90,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         const client = callerClient(ctx, request);
         const body = await readJson(request, initPermissionProviderSchema, ctx.bodyLimit);
         sameClient(client, body.client_id);
+        return idempotent(ctx, request, `client:${client.client_id}`, body, async () => {
         if (ctx.state.providers.has(body.cuid)) throw new HttpError("cuid_taken");
         ctx.state.providers.set(body.cuid, { ...body, release_enabled: false });
         let issued: { key: string; iv: string } | undefined;
@@ -102,6 +104,7 @@ export function contentTokenHandlers(ctx: MockContext) {
           ...(issued ? { aes_key: issued.key, aes_iv: issued.iv } : {}),
         };
         return json(answer, 200, { "Cache-Control": "no-store" });
+        });
       }),
     ),
     http.post(path("user_buy_content_token"), ({ request }) =>
@@ -110,6 +113,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         const client = callerClient(ctx, request);
         const body = await readJson(request, userBuyContentTokenSchema, ctx.bodyLimit);
         sameClient(client, body.client_id);
+        return idempotent(ctx, request, `client:${client.client_id}`, body, async () => {
         const provider = ownProvider(ctx, client, body.cuid);
         const slot = slotOfUser(ctx, client, body.user_dbkey);
         const paid = parseXotn(body.amount);
@@ -130,6 +134,7 @@ export function contentTokenHandlers(ctx: MockContext) {
           provider_received: (paid - fee).toString(),
         };
         return json(answer);
+        });
       }),
     ),
     http.post(path("increase_used_content_token"), ({ request }) =>
@@ -137,6 +142,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         await ctx.ready();
         const client = callerClient(ctx, request);
         const body = await readJson(request, increaseUsedContentTokenSchema, ctx.bodyLimit);
+        return idempotent(ctx, request, `client:${client.client_id}`, body, async () => {
         if (!client.aes) throw new HttpError("provider_not_registered", { message: "This client has no provider registration (and so no AES key)." });
         let payload: unknown;
         try {
@@ -173,6 +179,7 @@ export function contentTokenHandlers(ctx: MockContext) {
           used_balances: balance.used.toString(),
         };
         return json(answer);
+        });
       }),
     ),
     http.get(path("balance_adex/:slot"), ({ request, params }) =>
@@ -201,6 +208,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         const client = callerClient(ctx, request);
         const body = await readJson(request, releaseUsedBalanceSchema, ctx.bodyLimit);
         sameClient(client, body.client_id);
+        return idempotent(ctx, request, `client:${client.client_id}`, body, async () => {
         const provider = ownProvider(ctx, client, body.cuid);
         if (!provider.release_enabled) throw new HttpError("release_disabled");
         const slot = ctx.state.slots.get(body.slot.toLowerCase());
@@ -213,6 +221,17 @@ export function contentTokenHandlers(ctx: MockContext) {
         }
         const answer: ReleaseUsedBalanceResponse = { success: true, released_amount: released.toString(), tx_hash: randomTxHash() };
         return json(answer);
+        });
+      }),
+    ),
+    // The simulation settles every write within the request, so it never answers 202 and knows no write
+    // to look up: the lookup authenticates its caller (client by HTTP Basic) and answers 404.
+    http.get(urlOf(ctx, PATHS.chainWrite), ({ request, params }) =>
+      guard(async () => {
+        await ctx.ready();
+        callerClient(ctx, request);
+        validate(primitives.writeId, params["write_id"]);
+        throw new HttpError("write_not_found");
       }),
     ),
     http.post(path("test_encryption"), ({ request }) =>

@@ -1,4 +1,4 @@
-import { LIMITS, type MetaAuthorizeResponse, type MetaGetTokenResponse } from "@slotgate/protocol";
+import { GRANT_TYPES, LIMITS, type MetaAuthorizeResponse, type MetaGetTokenResponse } from "@slotgate/protocol";
 import { metaAuthorizeQuerySchema, metaGetTokenSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
 import { authenticateClient, requireClient, requireRegisteredRedirectUri } from "../clients.js";
@@ -7,6 +7,7 @@ import { type MockContext, urlOf } from "../context.js";
 import { queryRecord, readJson, validate } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import { guard, json } from "../http/respond.js";
+import { startFamily } from "../refresh-tokens.js";
 import type { CallbackDelivery } from "../state.js";
 import { authenticateUser, issueAccessToken } from "../tokens.js";
 import { NO_STORE } from "./token.js";
@@ -78,6 +79,7 @@ export function oauthMetaHandlers(ctx: MockContext) {
           tr_cnt: slot?.tr_cnt ?? 0,
           code: code.code,
         };
+        if (client.grant_types.includes(GRANT_TYPES.refreshToken)) answer.refresh_token = startFamily(ctx, { client_id: client.client_id, user_id: user.user_id, jti });
         return json(answer, 200, NO_STORE);
       }),
     ),

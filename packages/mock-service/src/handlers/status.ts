@@ -7,6 +7,7 @@ import { HttpError } from "../http/http-error.js";
 import { guard, json } from "../http/respond.js";
 import type { VerifiedToken } from "../jwt.js";
 import { MockState } from "../state.js";
+import { endFamilyOf } from "../refresh-tokens.js";
 import { authenticateUser } from "../tokens.js";
 
 function requireOwnToken(ctx: MockContext, claims: VerifiedToken, userId: string, clientId: string): void {
@@ -24,6 +25,7 @@ export function statusHandlers(ctx: MockContext) {
         requireOwnToken(ctx, claims, body.user_id, body.client_id);
         const timestamp = new Date(ctx.now()).toISOString();
         ctx.state.statuses.set(MockState.statusKey(body.user_id, body.client_id), { status, timestamp });
+        if (status === "logged_out") endFamilyOf(ctx, claims.jti, false);
         if (status === "logged_in") {
           const answer: StatusLoginResponse = {
             success: true,

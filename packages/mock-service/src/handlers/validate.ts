@@ -2,6 +2,7 @@ import type { RevokeResponse, ValidateResponse } from "@slotgate/protocol";
 import { http } from "msw";
 import { type MockContext, urlOf } from "../context.js";
 import { CORS_HEADERS, guard, json } from "../http/respond.js";
+import { endFamilyOf } from "../refresh-tokens.js";
 import { authenticateUser } from "../tokens.js";
 
 /** `GET /v1/oauth/validate`, `POST /v1/oauth/revoke` and their CORS preflights. */
@@ -34,6 +35,7 @@ export function validateHandlers(ctx: MockContext) {
         async () => {
           const claims = await authenticateUser(ctx, request);
           ctx.state.revokedJtis.add(claims.jti);
+          endFamilyOf(ctx, claims.jti, true);
           const answer: RevokeResponse = { success: true, revoked: true };
           return json(answer, 200, CORS_HEADERS);
         },

@@ -12,6 +12,50 @@ export const AUTHORIZE_PARAMS = [
   "code_challenge_method",
 ] as const;
 
+/** The CSRF field, the sign-in fields and the consent buttons (stable names: email, password, intent, decision). */
+export function signInControls(args: { csrfToken: string; email?: string }): string {
+  return `<input type="hidden" name="csrf_token" value="${escapeHtml(args.csrfToken)}">
+      <label>Email <input type="email" name="email" autocomplete="username" value="${escapeHtml(args.email ?? "")}"></label>
+      <label>Password <input type="password" name="password" autocomplete="current-password"></label>
+      <label><input type="checkbox" name="intent" value="signup"> Create an account</label>
+      <button type="submit" name="decision" value="approve">Allow</button>
+      <button type="submit" name="decision" value="deny">Deny</button>`;
+}
+
+/** The authorize parameters as hidden inputs. */
+function hiddenParams(params: Record<string, string | undefined>): string {
+  return AUTHORIZE_PARAMS.filter((name) => params[name] !== undefined)
+    .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(params[name] ?? "")}">`)
+    .join("\n      ");
+}
+
+function errorLine(code: ErrorCode | undefined): string {
+  return code ? `<p class="error" role="alert" data-error="${code}">${escapeHtml(ERRORS[code].message)} (${code})</p>` : "";
+}
+
+/** The mailbox step: the code mailed at sign-up goes into `otp`, with the `challenge` id. */
+export function codePage(args: { params: Record<string, string | undefined>; csrfToken: string; clientName: string; challenge: string; sentTo: string; error?: ErrorCode }): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>Check your email — Slotgate</title></head>
+<body>
+  <main>
+    <h1>Check your email</h1>
+    <p>We sent a code to ${escapeHtml(args.sentTo)}. Enter it to continue to ${escapeHtml(args.clientName)}.</p>
+    ${errorLine(args.error)}
+    <form method="post" action="/oauth/authorize">
+      ${hiddenParams(args.params)}
+      <input type="hidden" name="csrf_token" value="${escapeHtml(args.csrfToken)}">
+      <input type="hidden" name="challenge" value="${escapeHtml(args.challenge)}">
+      <label>Code <input type="text" name="otp" inputmode="numeric" autocomplete="one-time-code"></label>
+      <button type="submit" name="decision" value="approve">Continue</button>
+      <button type="submit" name="decision" value="deny">Deny</button>
+    </form>
+  </main>
+</body>
+</html>`;
+}
+
 /** The login / consent page of `GET /oauth/authorize`. */
 export function authorizePage(args: {
   params: Record<string, string | undefined>;
@@ -20,12 +64,8 @@ export function authorizePage(args: {
   error?: ErrorCode;
   email?: string;
 }): string {
-  const hidden = AUTHORIZE_PARAMS.filter((name) => args.params[name] !== undefined)
-    .map((name) => `<input type="hidden" name="${name}" value="${escapeHtml(args.params[name] ?? "")}">`)
-    .join("\n      ");
-  const error = args.error
-    ? `<p class="error" role="alert" data-error="${args.error}">${escapeHtml(ERRORS[args.error].message)} (${args.error})</p>`
-    : "";
+  const hidden = hiddenParams(args.params);
+  const error = errorLine(args.error);
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Sign in to ${escapeHtml(args.clientName)} — Slotgate</title></head>
@@ -35,12 +75,7 @@ export function authorizePage(args: {
     ${error}
     <form method="post" action="/oauth/authorize">
       ${hidden}
-      <input type="hidden" name="csrf_token" value="${escapeHtml(args.csrfToken)}">
-      <label>Email <input type="email" name="email" autocomplete="username" value="${escapeHtml(args.email ?? "")}"></label>
-      <label>Password <input type="password" name="password" autocomplete="current-password"></label>
-      <label><input type="checkbox" name="intent" value="signup"> Create an account</label>
-      <button type="submit" name="decision" value="approve">Allow</button>
-      <button type="submit" name="decision" value="deny">Deny</button>
+      ${signInControls(args)}
     </form>
   </main>
 </body>

@@ -2,13 +2,15 @@ import { z } from "zod";
 import type {
   ExchangeTokenOwnerRequest,
   PinRecoverRequest,
+  PinRecoverWithCodeRequest,
   PinRegisterRequest,
+  PinOperation,
   PinResetRequest,
   PinVerifyRequest,
   TokenTransferRequest,
 } from "../index.js";
 import { cuid } from "./content-token.js";
-import { address, keyShare, pinSalt, positiveUintString, sha256Hex, text, userUuid } from "./primitives.js";
+import { address, keyShare, oneTimeCode, pinSalt, positiveUintString, recoveryId, sha256Hex, text, userIdString, userUuid } from "./primitives.js";
 
 /** Body of `POST /v1/token/transfer`. */
 export const tokenTransferSchema = z.strictObject({
@@ -20,13 +22,19 @@ export const tokenTransferSchema = z.strictObject({
   key_share_user: keyShare,
 }) satisfies z.ZodType<TokenTransferRequest>;
 
-/** Body of `POST /idex-platform/exchange_token_owner`. */
+/** A slot number (`meta_idx`). */
+export const metaIdx = z.number().int("must be an integer").nonnegative("must be zero or more").max(Number.MAX_SAFE_INTEGER);
+
+/** Body of `POST /idex-platform/exchange_token_owner`: the spec's fields plus the owner's PIN shares. */
 export const exchangeTokenOwnerSchema = z.strictObject({
   state: text(512),
   cu_id: cuid,
-  from_uuid: text(128),
-  to_uuid: text(128),
-  meta_idx: z.number().int("must be an integer").nonnegative("must be zero or more").max(Number.MAX_SAFE_INTEGER),
+  from_uuid: userIdString,
+  to_uuid: userIdString,
+  meta_idx: metaIdx,
+  pin_hash: sha256Hex,
+  pin_salt: pinSalt.optional(),
+  key_share_user: keyShare,
 }) satisfies z.ZodType<ExchangeTokenOwnerRequest>;
 
 /** Twelve lowercase words separated by single spaces. */
@@ -42,12 +50,20 @@ export const pinRegisterSchema = z.strictObject({
   pin_salt: pinSalt,
 }) satisfies z.ZodType<PinRegisterRequest>;
 
+/** What `POST /v1/pin/verify` may sign besides the check (see `PinOperation`). */
+export const pinOperationSchema = z.discriminatedUnion("kind", [
+  z.strictObject({ kind: z.literal("verify_only") }),
+  z.strictObject({ kind: z.literal("approve_purchases"), cuid, amount: positiveUintString }),
+  z.strictObject({ kind: z.literal("buy_content_token"), cuid, amount: positiveUintString }),
+]) satisfies z.ZodType<PinOperation>;
+
 /** Body of `POST /v1/pin/verify`. */
 export const pinVerifySchema = z.strictObject({
   user_uuid: userUuid,
   pin_hash: sha256Hex,
   pin_salt: pinSalt,
   key_share_user: keyShare,
+  operation: pinOperationSchema.optional(),
 }) satisfies z.ZodType<PinVerifyRequest>;
 
 /** Body of `POST /v1/pin/reset`. */
@@ -64,3 +80,12 @@ export const pinRecoverSchema = z.strictObject({
   pin_hash: sha256Hex,
   pin_salt: pinSalt,
 }) satisfies z.ZodType<PinRecoverRequest>;
+
+/** Body of `POST /v1/pin/recover/code` (the recovery the mailed code will be bound to). */
+export const pinRecoverCodeSchema = pinRecoverSchema;
+
+/** Body of `POST /v1/pin/recover`: the recovery plus the mailbox proof. */
+export const pinRecoverWithCodeSchema = pinRecoverSchema.extend({
+  recovery_id: recoveryId,
+  code: oneTimeCode,
+}) satisfies z.ZodType<PinRecoverWithCodeRequest>;

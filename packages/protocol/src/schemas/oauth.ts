@@ -1,5 +1,6 @@
 import { z } from "zod";
-import type { AuthorizeQuery, StatusCheckQuery, StatusUpdateRequest, TokenRequest } from "../index.js";
+import { GRANT_TYPES } from "../grant-types.js";
+import type { AuthorizeQuery, DeviceAuthorizationRequest, DeviceTokenRequest, RefreshTokenRequest, StatusCheckQuery, StatusUpdateRequest, TokenRequest } from "../index.js";
 import { text } from "./primitives.js";
 
 /**
@@ -34,6 +35,36 @@ export const tokenRequestSchema = z.object({
     .regex(/^[A-Za-z0-9\-._~]{43,128}$/, "must be 43-128 unreserved characters (RFC 7636)")
     .optional(),
 }) satisfies z.ZodType<TokenRequest, unknown>;
+
+/** Body of `POST /oauth/token` with `grant_type=refresh_token` (JSON or form). */
+export const refreshTokenRequestSchema = z.object({
+  grant_type: z.literal(GRANT_TYPES.refreshToken, { error: "must be refresh_token" }),
+  refresh_token: text(256),
+  client_id: text(128).optional(),
+  client_secret: text(512).optional(),
+}) satisfies z.ZodType<RefreshTokenRequest, unknown>;
+
+/** Body of `POST /oauth/token` with the device grant (RFC 8628 section 3.4). */
+export const deviceTokenRequestSchema = z.object({
+  grant_type: z.literal(GRANT_TYPES.deviceCode, { error: `must be ${GRANT_TYPES.deviceCode}` }),
+  device_code: text(256),
+  client_id: text(128).optional(),
+  client_secret: text(512).optional(),
+}) satisfies z.ZodType<DeviceTokenRequest, unknown>;
+
+/** Body of `POST /oauth/device_authorization` (RFC 8628 section 3.1); `client_id` may come from HTTP Basic. */
+export const deviceAuthorizationRequestSchema = z.object({
+  client_id: text(128).optional(),
+  client_secret: text(512).optional(),
+  scope: z.string().max(1024).optional(),
+}) satisfies z.ZodType<DeviceAuthorizationRequest, unknown>;
+
+/** A user code as typed on the verification page: 8 letters of the code alphabet, any case, dashes and spaces ignored. */
+export const userCodeSchema = z
+  .string()
+  .max(32, "must be at most 32 characters")
+  .transform((v) => v.toUpperCase().replace(/[\s-]/g, ""))
+  .pipe(z.string().regex(/^[BCDFGHJKLMNPQRSTVWXZ]{8}$/, "must be the 8-letter code shown on your device, e.g. BDFH-JKLM"));
 
 /** Body of `POST /v1/oauth/status/login` and `/logout`. */
 export const statusUpdateSchema = z.strictObject({

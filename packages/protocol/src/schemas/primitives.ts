@@ -37,6 +37,9 @@ export const keyShare = hexBytes(LIMITS.keyShareBytes);
 /** A numeric user id (spec 4.10 types `user_uuid` as a number). */
 export const userUuid = z.number().int("must be an integer").positive("must be positive").max(Number.MAX_SAFE_INTEGER);
 
+/** A user id in decimal, as a string (user ids travel as strings in OAuth answers and spec 4.9). */
+export const userIdString = z.string().regex(/^[1-9][0-9]{0,15}$/, "must be a user id (decimal)");
+
 /** An absolute http(s) URL. */
 export const httpUrl = z
   .string()
@@ -52,3 +55,23 @@ export const httpUrl = z
 
 /** An email address. */
 export const email = z.string().max(254).pipe(z.email("must be an email address"));
+
+/** An emailed one-time code: exactly `LIMITS.otpDigits` digits. */
+export const oneTimeCode = z.string().regex(new RegExp(`^[0-9]{${LIMITS.otpDigits}}$`), `must be the ${LIMITS.otpDigits} digits from the email`);
+
+/** The id of a mailbox challenge (`recovery_id`): 22 to 64 base64url characters. */
+export const recoveryId = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, "must be the recovery_id from the code request");
+
+/**
+ * An `Idempotency-Key` (the header of the money endpoints): 1-255 printable characters without spaces
+ * (a UUID is a good one). A retry with the same key and the same request answers the first outcome.
+ */
+export const idempotencyKey = z
+  .string()
+  .regex(
+    new RegExp(`^[A-Za-z0-9._:~+/=-]{1,${LIMITS.idempotencyKeyMaxLength}}$`),
+    `must be 1-${LIMITS.idempotencyKeyMaxLength} characters of letters, digits and . _ : ~ + / = - (a UUID works)`,
+  );
+
+/** The id of a durable chain write (`write_id` of a 202 answer): a positive integer in decimal. */
+export const writeId = z.string().regex(/^[1-9][0-9]{0,18}$/, "must be a write_id as answered (a positive integer in decimal)");

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ERROR_CODES } from "../errors.js";
-import { address, uintString } from "./primitives.js";
+import { address, uintString, writeId } from "./primitives.js";
 
 const isoTimestamp = z.iso.datetime({ offset: true });
 
@@ -28,6 +28,17 @@ export const tokenResponseSchema = z.object({
   expires_in: z.number().int().positive(),
   user_id: z.string().min(1),
   content_address: address.optional(),
+  refresh_token: z.string().min(1).optional(),
+});
+
+/** Answer of `POST /oauth/device_authorization` (RFC 8628 section 3.2). */
+export const deviceAuthorizationResponseSchema = z.object({
+  device_code: z.string().min(1),
+  user_code: z.string().min(1),
+  verification_uri: z.url(),
+  verification_uri_complete: z.url(),
+  expires_in: z.number().int().positive(),
+  interval: z.number().int().positive(),
 });
 
 /** Answer of `GET /v1/oauth/validate`. */
@@ -80,6 +91,7 @@ export const metaGetTokenResponseSchema = z.object({
   token_nickname: z.string(),
   tr_cnt: z.number().int().nonnegative(),
   code: z.string().min(1),
+  refresh_token: z.string().min(1).optional(),
 });
 
 /** Purchase result (spec 2.5). */
@@ -105,4 +117,28 @@ export const balanceAdexResponseSchema = z.object({
 export const testEncryptionResponseSchema = z.object({
   success: z.literal(true),
   encrypted_string: z.string().regex(/^([0-9a-f]{2})*$/),
+});
+
+/** Answer of `POST /v1/pin/recover/code`. */
+export const pinRecoverCodeResponseSchema = z.object({
+  success: z.literal(true),
+  recovery_id: z.string().regex(/^[A-Za-z0-9_-]{22,64}$/),
+  expires_in: z.number().int().positive(),
+  sent_to: z.string().min(3),
+});
+
+/** Answer (HTTP 202) of a money endpoint whose chain write did not land within the wait (`PendingWriteResponse`). */
+export const pendingWriteResponseSchema = z.object({
+  success: z.literal(true),
+  status: z.literal("pending"),
+  write_id: writeId,
+});
+
+/** Answer of `GET /v1/chain/writes/{write_id}` (`ChainWriteResponse`). */
+export const chainWriteResponseSchema = z.object({
+  success: z.literal(true),
+  write_id: writeId,
+  status: z.enum(["pending", "submitted", "confirmed", "failed"]),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
 });

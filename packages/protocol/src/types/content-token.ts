@@ -107,3 +107,41 @@ export interface TestEncryptionResponse {
   success: true;
   encrypted_string: string;
 }
+
+/** One cuid a provider registered, as the developer center shows it. */
+export interface ProviderCuid {
+  cuid: string;
+  /** Share of used balances the provider may release (spec 4.7), as registered; null for registrations recorded before it was kept. */
+  release_per: number | null;
+  /** Whether the platform operator enabled release for this cuid. */
+  release_enabled: boolean;
+  owner_addr: string | null;
+  tx_hash: string;
+}
+
+/** A client application's provider side (`GET /v1/dev-user/clients/{client_id}/provider`). */
+export interface ProviderStatus {
+  success: true;
+  client_id: string;
+  /** Whether the client has a provider record (a first `init_permission_provider` issued its key). */
+  registered: boolean;
+  /** Whether spend messages must carry a nonce (accepted once) and a fresh `ts`. */
+  replay_protection: boolean;
+  /** When the AES key and IV were last rotated; null when never. */
+  key_rotated_at: string | null;
+  /** Until when the key and IV before the last rotation still decrypt; null when they no longer do. */
+  previous_key_valid_until: string | null;
+  cuids: ProviderCuid[];
+}
+
+/** Answer to an AES key rotation: the new key and IV, shown once. */
+export interface ProviderKeyRotation {
+  success: true;
+  client_id: string;
+  /** AES-256 key, 64 hex characters. */
+  aes_key: string;
+  /** AES-256-CTR IV, 32 hex characters. */
+  aes_iv: string;
+  /** Until when the previous key and IV still decrypt; null when they stopped at once. */
+  previous_key_valid_until: string | null;
+}

@@ -44,6 +44,8 @@ export interface SlotInfo {
   tr_cnt: number;
   /** The authorization code that was exchanged. */
   code: string;
+  /** For clients registered with the `refresh_token` grant: the refresh token (server-side refresh, spec 9). */
+  refresh_token?: string;
 }
 
 /** Answer of `POST /v1/oauth-meta/get_token`. */

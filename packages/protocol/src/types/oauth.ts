@@ -25,6 +25,48 @@ export interface TokenRequest {
   code_verifier?: string;
 }
 
+/** Body of `POST /oauth/token` with `grant_type=refresh_token` (RFC 6749 section 6). */
+export interface RefreshTokenRequest {
+  grant_type: "refresh_token";
+  refresh_token: string;
+  /** Required unless the client authenticates with HTTP Basic. */
+  client_id?: string;
+  client_secret?: string;
+}
+
+/** Body of `POST /oauth/token` with the device grant (RFC 8628 section 3.4): the device's poll. */
+export interface DeviceTokenRequest {
+  grant_type: "urn:ietf:params:oauth:grant-type:device_code";
+  device_code: string;
+  client_id?: string;
+  /** Optional: a device is a public client; a secret, when sent, is checked. */
+  client_secret?: string;
+}
+
+/** Body of `POST /oauth/device_authorization` (RFC 8628 section 3.1). */
+export interface DeviceAuthorizationRequest {
+  client_id?: string;
+  client_secret?: string;
+  /** Ignored: Slotgate has no scopes. */
+  scope?: string;
+}
+
+/** Answer of `POST /oauth/device_authorization` (RFC 8628 section 3.2). */
+export interface DeviceAuthorizationResponse {
+  /** Secret the device polls `/oauth/token` with; never shown to the user. */
+  device_code: string;
+  /** What the user types on the verification page, e.g. `BDFH-JKLM`. */
+  user_code: string;
+  /** The verification page. */
+  verification_uri: string;
+  /** The verification page with the user code filled in (for a QR code or a link). */
+  verification_uri_complete: string;
+  /** Seconds until device_code and user_code expire. */
+  expires_in: number;
+  /** Seconds the device must wait between polls. */
+  interval: number;
+}
+
 /** Token response (spec 2.2). */
 export interface TokenResponse {
   success: true;
@@ -35,6 +77,11 @@ export interface TokenResponse {
   user_id: string;
   /** Present when the client's content requires blockchain authorization. */
   content_address?: string;
+  /**
+   * Present for clients registered with the `refresh_token` grant: redeem it at `/oauth/token`
+   * with `grant_type=refresh_token`; every use returns a new one (rotation).
+   */
+  refresh_token?: string;
 }
 
 /** Answer of `GET /v1/oauth/validate` (spec 4.6a; body decided by Slotgate). */

@@ -1,16 +1,21 @@
 import type { ChainHandle } from "../chain/start-chain.js";
 import type { ServerConfig } from "../config/config.js";
 import type { Logger } from "../config/logger.js";
-import type { ClientSecrets } from "../dev-center/client-secrets.js";
+import type { ClientSecrets } from "../clients/client-secrets.js";
+import type { IdentityProviders } from "../identity-providers/upstream.js";
 import type { KeyStore } from "../keys/key-store.js";
+import type { Passkeys } from "../passkeys/webauthn.js";
+import type { Mailer } from "../mail/mailer.js";
+import type { MailboxChallenges } from "../mailbox-proof/challenges.js";
 import type { RevocationList } from "../keys/revocation-list.js";
 import type { TokenService } from "../keys/tokens.js";
 import type { OutboxWorker } from "../outbox/worker.js";
-import type { Database } from "../storage/database.js";
+import type { Database } from "@slotgate/storage";
 import type { ScryptParams } from "../users/passwords.js";
-import type { WalletDirectory } from "../wallet/wallet-directory.js";
 import type { CodeBatcher } from "../token/code-batcher.js";
-import type { ClientCache } from "./client-cache.js";
+import type { ClientCache } from "../clients/client-cache.js";
+import type { Redis } from "ioredis";
+import type { ServerMetrics } from "../observability/metrics.js";
 
 /** Everything a route handler needs, built once by `createApp`. */
 export interface Services {
@@ -24,10 +29,21 @@ export interface Services {
   secrets: ClientSecrets;
   clients: ClientCache;
   codes: CodeBatcher;
-  wallets: WalletDirectory;
   /** The chain service, or null when the server runs with `CHAIN=off`. */
   chain: ChainHandle | null;
   outbox: OutboxWorker;
   log: Logger;
   scrypt: ScryptParams;
+  /** Outgoing mail: SMTP, or the development mailbox. */
+  mailer: Mailer;
+  /** Emailed one-time codes (sign-up, linking, recovery). */
+  mailbox: MailboxChallenges;
+  /** Passkeys (WebAuthn) of the sign-in page. */
+  passkeys: Passkeys;
+  /** Upstream OpenID Connect providers (`IDENTITY_PROVIDERS`). */
+  identityProviders: IdentityProviders;
+  /** Prometheus metrics (`GET /metrics`). */
+  metrics: ServerMetrics;
+  /** The Redis connection (`REDIS_URL`) sharing rate-limit counters between instances, or null. */
+  redis: Redis | null;
 }

@@ -1,109 +1,109 @@
+import { PATHS } from "@slotgate/protocol";
 import { devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../app/services.js";
 import { formOrJsonBody } from "../http/body.js";
 import { SlotgateServerError } from "../http/errors.js";
-import { sendHtml } from "../http/html.js";
 import { rateLimit } from "../http/rate-limit.js";
-import { issueCode } from "../token/codes.js";
-import { type EndUserRow, findEndUserByEmail, insertEndUser } from "../storage/end-users.js";
+import { findEndUserByEmail } from "../storage/end-users.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../users/passwords.js";
-import { csrfMatches, issueCsrfToken } from "./csrf.js";
-import { type AuthorizeRequest, validateAuthorize, withQuery } from "./params.js";
-import { renderAuthorizeForm, renderPopupResult } from "./pages.js";
+import { csrfMatches } from "./csrf.js";
+import { deliverApproval, deliverDenial } from "./deliver.js";
+import { completePasskeyRegistration, passkeyChallenge, passkeySignIn } from "./passkey-sign-in.js";
+import { finishSignIn } from "./finish.js";
+import { askForCode, completeCode, type PendingSignIn } from "./mailbox-step.js";
+import { startUpstream, upstreamCallback, upstreamEmail } from "./upstream-sign-in.js";
+import { type AuthorizeRequest, validateAuthorize } from "./params.js";
+import { consentDecision, formField } from "./sign-in.js";
+import { authorizeViews, type AuthorizeViews } from "./views.js";
 
-const DENIAL_DESCRIPTION = "The user denied the authorization request.";
-
-function formField(body: Record<string, unknown>, name: string): string {
-  const v = body[name];
-  return typeof v === "string" ? v : "";
-}
-
-/** `GET /oauth/authorize` and `POST /oauth/authorize`: end-user sign-in / sign-up and consent. */
+/**
+ * `GET /oauth/authorize` and `POST /oauth/authorize`: end-user sign-in / sign-up and consent.
+ *
+ * One form endpoint serves every way in, told apart by the submitted fields: `challenge` + `otp`
+ * (the mailbox step), `provider` (an upstream identity provider), `passkey_flow` (a passkey sign-in, or
+ * the "Create a passkey" step after signing in), `idp_flow` (the email a provider did not vouch for),
+ * else `email` + `password` (with `intent=signup` to create an account, which first mails a code).
+ */
 export function authorizeRoutes(services: Services): Router {
   const router = Router();
-  const secure = services.issuer.startsWith("https:");
-  const formAction = (request: AuthorizeRequest) => [new URL(request.params.redirect_uri).origin];
+  const signInLimit = rateLimit("sign-in", services.config.rateLimit.signInPerMinute, services.config.rateLimit.enabled, services.redis, services.config.rateLimit.redisPrefix);
 
   router.get("/oauth/authorize", async (req: Request, res: Response) => {
     const request = await validateAuthorize(services, req.query);
-    const csrf = issueCsrfToken(req, res, secure);
-    sendHtml(res, 200, (nonce) => renderAuthorizeForm(nonce, request, csrf), { formAction: formAction(request) });
+    authorizeViews(services, req, res, request).signIn(200);
+  });
+
+  router.post(PATHS.passkeyOptions, signInLimit, formOrJsonBody, async (req: Request, res: Response) => {
+    await passkeyChallenge(services, req, res);
+  });
+
+  router.get(PATHS.identityProviderCallback, async (req: Request, res: Response) => {
+    await upstreamCallback(services, req, res);
   });
 
   router.post(
     "/oauth/authorize",
-    rateLimit("sign-in", services.config.rateLimit.signInPerMinute, services.config.rateLimit.enabled),
+    signInLimit,
     formOrJsonBody,
     async (req: Request, res: Response) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const request = await validateAuthorize(services, body);
       if (!csrfMatches(req, body["csrf_token"])) throw new SlotgateServerError("csrf_failed");
-      const decision = formField(body, "decision");
-      if (decision !== "approve" && decision !== "deny") {
-        throw new SlotgateServerError("invalid_request", {
-          message: "Invalid request: decision must be approve or deny",
-          details: [{ path: "decision", message: "must be approve or deny" }],
-        });
-      }
-      if (decision === "deny") return deliverDenial(services, res, request);
+      // Choosing an identity provider or a passkey is the approval; the email form says it with its buttons.
+      const decision = formField(body, "provider") || formField(body, "passkey_flow") ? "approve" : consentDecision(body);
+      if (decision === "deny") return deliverDenial(res, request);
+      const views = authorizeViews(services, req, res, request);
+      const pending: PendingSignIn = formField(body, "add_passkey") === "1" ? { add_passkey: true } : {};
 
-      const email = formField(body, "email").trim().toLowerCase();
-      const password = formField(body, "password");
-      const again = (status: number, error: string) => {
-        const csrf = issueCsrfToken(req, res, secure);
-        sendHtml(res, status, (nonce) => renderAuthorizeForm(nonce, request, csrf, { error, email }), { formAction: formAction(request) });
-      };
-      const creds = devUserCredentialsSchema.safeParse({ email, password });
-      let user: EndUserRow | null = null;
-      if (formField(body, "intent") === "signup") {
-        if (!creds.success) return again(400, "Enter a valid email and a password of at least 8 characters.");
-        user = await insertEndUser(services.db, {
-          email,
-          passwordHash: await hashPassword(password, services.scrypt),
-          nickname: email.split("@")[0]!.slice(0, 64),
-        });
-        if (!user) return again(409, "An account with this email already exists. Sign in instead.");
-      } else {
-        const found = creds.success ? await findEndUserByEmail(services.db, email) : null;
-        const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
-        if (!found || !ok) return again(401, "Wrong email or password.");
-        user = found;
+      if (formField(body, "challenge")) {
+        const done = await completeCode(services, req, views, { challenge: formField(body, "challenge"), otp: formField(body, "otp").trim() });
+        if (done) await finishSignIn(services, req, res, request, views, done.userId, done.pending);
+        return;
       }
-      await deliverApproval(services, res, request, user.id);
+      if (formField(body, "passkey_flow") && (formField(body, "passkey_registration") || formField(body, "passkey_skip"))) {
+        return completePasskeyRegistration(services, req, res, request, views, {
+          flow: formField(body, "passkey_flow"),
+          registration: formField(body, "passkey_registration"),
+          skip: formField(body, "passkey_skip") === "1",
+        });
+      }
+      if (formField(body, "passkey_flow")) {
+        const userId = await passkeySignIn(services, req, views, { flow: formField(body, "passkey_flow"), response: formField(body, "passkey_response") });
+        if (userId) await deliverApproval(services, res, request, userId);
+        return;
+      }
+      if (formField(body, "provider")) return startUpstream(services, req, res, request, views, formField(body, "provider"), pending);
+      if (formField(body, "idp_flow")) return upstreamEmail(services, req, views, formField(body, "idp_flow"), formField(body, "email"));
+      await passwordSignIn(services, req, res, request, views, body, pending);
     },
   );
   return router;
 }
 
-async function deliverApproval(services: Services, res: Response, request: AuthorizeRequest, userId: string): Promise<void> {
-  const { params, client, mode } = request;
-  if (mode === "page") {
-    const code = await issueCode(services, "oauth", {
-      clientId: client.client_id,
-      userId,
-      redirectUri: params.redirect_uri,
-      codeChallenge: params.code_challenge ?? null,
-    });
-    res.setHeader("Cache-Control", "no-store");
-    res.redirect(302, withQuery(params.redirect_uri, { code, state: params.state }));
-    return;
+/** Email and password: sign-up mails a code first; an account whose mailbox is not verified is asked for one. */
+async function passwordSignIn(
+  services: Services,
+  req: Request,
+  res: Response,
+  request: AuthorizeRequest,
+  views: AuthorizeViews,
+  body: Record<string, unknown>,
+  pending: PendingSignIn,
+): Promise<void> {
+  const email = formField(body, "email").trim().toLowerCase();
+  const password = formField(body, "password");
+  const creds = devUserCredentialsSchema.safeParse({ email, password });
+  if (formField(body, "intent") === "signup") {
+    if (!creds.success) return views.signIn(400, { error: "Enter a valid email and a password of at least 8 characters.", email });
+    const existing = await findEndUserByEmail(services.db, email);
+    if (existing?.email_verified_at) return views.signIn(409, { error: "An account with this email already exists. Sign in instead.", email });
+    const passwordHash = await hashPassword(password, services.scrypt);
+    return askForCode(services, req, views, { purpose: "signup", email, userId: null, pending: { ...pending, password_hash: passwordHash } });
   }
-  const jwt = await services.tokens.signUserJwt(userId, client.client_id);
-  if (mode === "loopback") {
-    res.setHeader("Cache-Control", "no-store");
-    res.redirect(302, withQuery(params.redirect_uri, { jwt: jwt.token, state: params.state }));
-    return;
-  }
-  sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "success", jwt.token, params.state));
-}
-
-function deliverDenial(_services: Services, res: Response, request: AuthorizeRequest): void {
-  const { params, mode } = request;
-  if (mode === "popup") {
-    sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "fail", "access_denied", params.state));
-    return;
-  }
-  res.setHeader("Cache-Control", "no-store");
-  res.redirect(302, withQuery(params.redirect_uri, { error: "access_denied", error_description: DENIAL_DESCRIPTION, state: params.state }));
+  const found = creds.success ? await findEndUserByEmail(services.db, email) : null;
+  const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
+  if (!found?.password_hash || !ok) return views.signIn(401, { error: "Wrong email or password.", email });
+  if (!found.email_verified_at) return askForCode(services, req, views, { purpose: "verify", email, userId: found.id, pending });
+  await finishSignIn(services, req, res, request, views, found.id, pending);
 }

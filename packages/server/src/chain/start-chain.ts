@@ -1,78 +1,120 @@
-import { type ChainService, chainServiceConfigFromEnv, createChainService, migrate as migrateChain } from "@slotgate/chain-service";
-import type { Database } from "../storage/database.js";
-import type { ChainMode, ChainSettings } from "./chain-config.js";
-import { chainDatabaseOf } from "./sql-adapter.js";
-import { ensureExchangeTable } from "../slot-exchange/exchange-states.js";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { type ChainService, type ChainServiceWarning, type RpcChainConfig, createChainService, startDevelopmentChain } from "@slotgate/chain-service";
+import type { Database } from "@slotgate/storage";
+import type { ChainMode, ChainSettings } from "../config/chain-env.js";
+import { loadOrCreateSecret } from "../config/data-dir-secret.js";
+import type { Logger } from "../config/logger.js";
 
 /** The chain service as the HTTP layer sees it. */
 export interface ChainHandle {
   mode: Exclude<ChainMode, "off">;
   service: ChainService;
-  /** Dev-only operator routes (faucet, enable release) are served: true only on the in-process chain. */
+  /** Dev-only operator routes (faucet, enable release) are served: true only on the development chain. */
   devOperator: boolean;
-  /** Resolves when the chain answers a read (health check); rejects otherwise. */
-  ready(): Promise<void>;
+  /** The development chain's JSON-RPC URL (`CHAIN=anvil`), for developers' own tools; null otherwise. */
+  rpcUrl: string | null;
   /** Stops the bundler / closes the connection. */
   close(): Promise<void>;
 }
 
-/** Chain-bound records of the chain service, cleared when an in-process chain (which forgets everything) starts. */
-const CHAIN_BOUND_TABLES = [
-  "cs_pending_rotations",
-  "cs_pin_attempts",
-  "cs_keys",
-  "cs_wallets",
-  "cs_spend_nonces",
-  "cs_slot_last_cuid",
-  "cs_provider_cuids",
-  "cs_providers",
-  "slot_exchange_states",
-];
+/** A start-up warning for the operator; `developmentDefault` ones are announced as such. */
+export interface ChainStartWarning {
+  code: ChainServiceWarning["code"] | "generated_chain_kek" | "generated_chain_recovery_key" | "development_chain_deployed";
+  message: string;
+  developmentDefault: boolean;
+}
 
 /**
- * Starts the chain service for the server: in process (Hardhat network, `CHAIN=in-process`), against
- * `RPC_URL` (`CHAIN=rpc`), or as a gRPC client of a separate `slotgate-server chain-service` process
- * (`CHAIN_SERVICE_URL`). Returns null for `CHAIN=off`. Development defaults are reported through `warn`.
+ * Starts the chain service for the server: on the development chain (`CHAIN=anvil`: an Anvil child
+ * process on 127.0.0.1 with its state and deployment kept in `<dataDir>/chain`), against `RPC_URL`
+ * (`CHAIN=rpc`), or as a gRPC client of a separate `slotgate-server chain-service` process
+ * (`CHAIN_SERVICE_URL`). Both local modes talk JSON-RPC to the chain alike. Returns null for
+ * `CHAIN=off`. Without `CHAIN_KEK` and `CHAIN_RECOVERY_KEY` (development only) the key-encryption key
+ * and the recovery key are generated once and kept in the data directory. Warnings go to `warn`.
  *
  * @example
  * ```ts
- * const chain = await startChain(config.chain, db, (w) => log.warn(`DEVELOPMENT DEFAULT: ${w}`));
+ * const chain = await startChain(config.chain, db, { dataDir: config.dataDir, warn: logChainWarning(log) });
  * ```
  */
-export async function startChain(settings: ChainSettings, db: Database, warn: (message: string) => void): Promise<ChainHandle | null> {
+export async function startChain(
+  settings: ChainSettings,
+  db: Database,
+  options: { dataDir: string; warn: (warning: ChainStartWarning) => void; log?: Logger },
+): Promise<ChainHandle | null> {
   if (settings.mode === "off") return null;
-  await ensureExchangeTable(db);
   if (settings.mode === "remote") {
     const { connectRemoteChain } = await import("../grpc/client.js");
     return connectRemoteChain(settings.serviceUrl as string, { token: settings.serviceToken });
   }
-  const sql = chainDatabaseOf(db);
-  // The chain service's own wording names its config object; the server's operators set variables.
-  const say = (message: string) =>
-    warn(
-      message
-        .replace(/^\[chain-service\] /, "")
-        .replace(/configure chain\.kind = "rpc" for production/, "set RPC_URL, the deployed addresses and keys for production (CHAIN=off runs without a chain)"),
-    );
-  const config = chainServiceConfigFromEnv(settings.env, { db: sql, warn: say });
-  if (settings.mode === "in-process") {
-    // The in-process chain starts empty every time: wallets, providers and nonces recorded against the
-    // previous run's chain would point at state that no longer exists.
-    await migrateChain(sql);
-    const counts = await db.query<{ n: string }>("SELECT (SELECT count(*) FROM cs_wallets) + (SELECT count(*) FROM cs_providers) AS n");
-    if (Number(counts[0]?.n ?? 0) > 0) {
-      await db.query(`TRUNCATE ${CHAIN_BOUND_TABLES.join(", ")}`);
-      warn("in-process chain: wallets, PIN records and provider registrations of the previous run were cleared (the development chain is not persisted)");
-    }
+  const { keyEncryptionKey, recoveryKey, chain: configured, ...service } = settings.service as NonNullable<ChainSettings["service"]>;
+  const developmentKey = (given: string | null, file: string, code: "generated_chain_kek" | "generated_chain_recovery_key", what: string, variable: string) => {
+    if (given !== null) return given;
+    const kept = loadOrCreateSecret(options.dataDir, file, () => randomBytes(32).toString("hex"));
+    options.warn({
+      code,
+      message: `${what} ${kept.generated ? "generated" : "read"} in ${options.dataDir}; set ${variable} for production`,
+      developmentDefault: true,
+    });
+    return kept.value;
+  };
+  const kek = developmentKey(keyEncryptionKey, "chain-kek", "generated_chain_kek", "chain key-encryption key", "CHAIN_KEK");
+  const recovery = developmentKey(recoveryKey, "chain-recovery-key", "generated_chain_recovery_key", "chain recovery key", "CHAIN_RECOVERY_KEY");
+  let chainConfig: RpcChainConfig;
+  let stopNode = async (): Promise<void> => undefined;
+  if (settings.mode === "anvil") {
+    const anvil = settings.anvil as NonNullable<ChainSettings["anvil"]>;
+    const stateDir = join(options.dataDir, "chain");
+    const dev = await startDevelopmentChain({
+      stateDir,
+      port: anvil.port,
+      ...(anvil.blockTimeSeconds === null ? {} : { blockTimeSeconds: anvil.blockTimeSeconds }),
+      ...(anvil.binary === null ? {} : { binary: anvil.binary }),
+    });
+    chainConfig = dev.chain;
+    stopNode = () => dev.anvil.stop();
+    options.warn({
+      code: dev.deployedNow ? "development_chain_deployed" : "development_chain",
+      message: `development chain (Anvil) at ${dev.anvil.rpcUrl}, chain id ${dev.deployment.chainId}, state and well-known development keys in ${stateDir}${dev.deployedNow ? "; contracts deployed now" : ""}; production connects to an existing deployment with RPC_URL`,
+      developmentDefault: true,
+    });
+  } else chainConfig = configured as RpcChainConfig;
+  let chain: ChainService;
+  try {
+    chain = await createChainService({
+      ...service,
+      chain: { ...chainConfig, requestTimeoutMs: settings.rpcTimeoutMs },
+      db,
+      keyEncryptionKey: kek,
+      recoveryKey: recovery,
+      warn: (warning) => options.warn({ ...warning, developmentDefault: warning.code === "development_chain" }),
+      ...(options.log ? { log: options.log.child({ component: "chain-service" }) } : {}),
+    });
+  } catch (error) {
+    await stopNode();
+    throw error;
   }
-  const service = await createChainService({ ...config, warn: say });
   return {
     mode: settings.mode,
-    service,
-    devOperator: settings.mode === "in-process",
-    async ready() {
-      await service.slotOwner("healthz", 0);
+    service: chain,
+    devOperator: settings.mode === "anvil",
+    rpcUrl: settings.mode === "anvil" ? chainConfig.rpcUrl : null,
+    async close() {
+      await chain.close();
+      await stopNode();
     },
-    close: () => service.close(),
   };
+}
+
+/**
+ * Logs chain start-up warnings: development defaults as `DEVELOPMENT DEFAULT: …`, each with its code.
+ *
+ * @example
+ * ```ts
+ * await startChain(config.chain, db, { dataDir: config.dataDir, warn: logChainWarning(log) });
+ * ```
+ */
+export function logChainWarning(log: Logger): (warning: ChainStartWarning) => void {
+  return (warning) => log.warn(warning.developmentDefault ? `DEVELOPMENT DEFAULT: ${warning.message}` : warning.message, { code: warning.code });
 }

@@ -1,19 +1,21 @@
+import type { AddressInfo } from "node:net";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { clientRegistrationSchema, devUserCredentialsSchema, summarizeDetails, validationDetails } from "@slotgate/protocol/schemas";
 import { ConfigError, loadConfig, type ServerConfig } from "../config/config.js";
+import type { ChainHandle } from "../chain/start-chain.js";
 import { CHAIN_USAGE, runChainCommand } from "./chain-commands.js";
+import { CLIENT_USAGE, ClientUsageError, runClientCommand } from "./client-commands.js";
 import { createDevUser, registerClient } from "../dev-center/accounts.js";
-import { ClientSecrets } from "../dev-center/client-secrets.js";
+import { ClientSecrets } from "../clients/client-secrets.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { rotateKeyFile } from "../keys/key-store.js";
-import { openResources, startServer } from "../server.js";
+import { openResources, openServerDatabase, startServer } from "../server.js";
 import { listClients, toClientApplication } from "../storage/clients.js";
-import { lockDataDir } from "../storage/data-dir-lock.js";
-import type { Database } from "../storage/database.js";
+import type { Database } from "@slotgate/storage";
 import { findDevUserByEmail } from "../storage/dev-users.js";
-import { migrate } from "../storage/migrations.js";
+import { migrateServer } from "../storage/migrations.js";
 import { DEFAULT_SCRYPT } from "../users/passwords.js";
 
 /** Where command output goes (stdout: JSON results; stderr: human notes). */
@@ -29,8 +31,10 @@ const USAGE = `Usage: slotgate-server <command>
   dev-user create --email E --password P create a developer account
   client create --name N --redirect-uri U [--redirect-uri U2 …] --download-url D --web-url W
                 --platform web|desktop|game [--blockchain] [--owner EMAIL]
+                [--grant-type refresh_token] [--grant-type urn:ietf:params:oauth:grant-type:device_code]
                                          register a client; prints client_id and the one-time client_secret
   client list [--owner EMAIL]            list client applications as JSON
+${CLIENT_USAGE}
   keys rotate                            add a new signing key to the data directory (old keys keep verifying)
 ${CHAIN_USAGE}
 
@@ -99,10 +103,15 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     const config = loadConfig(env);
     if (noun === "start") {
       const running = await startServer(config);
+      const chainLines = chainBanner(running.slotgate.services.chain);
+      // Behind a load balancer PUBLIC_URL is not where this process listens: say both.
+      const address = running.server.address() as AddressInfo;
+      const listening = `http://${address.family === "IPv6" ? `[${address.address}]` : address.address}:${address.port}`;
+      const where = listening === running.url ? "" : `\n  Listening on ${listening}`;
       if (config.seedDemo) {
         const demo = await seedDemo(running.slotgate.services.db, running.slotgate.services.config.clientSecretPepper!, config.dataDir);
-        io.err(`\n  Slotgate is running at ${running.url}\n  Developer center: ${running.url}/developer\n  Demo developer: ${DEMO.email} / ${DEMO.password}\n  Demo client_id: ${String(demo["client_id"])} (secret in ${join(config.dataDir, "demo-client.json")})\n`);
-      } else io.err(`\n  Slotgate is running at ${running.url}\n`);
+        io.err(`\n  Slotgate is running at ${running.url}${where}\n  Developer center: ${running.url}/developer\n  Demo developer: ${DEMO.email} / ${DEMO.password}\n  Demo client_id: ${String(demo["client_id"])} (secret in ${join(config.dataDir, "demo-client.json")})\n${chainLines}`);
+      } else io.err(`\n  Slotgate is running at ${running.url}${where}\n${chainLines}`);
       const stop = () => {
         running.close().then(
           () => process.exit(0),
@@ -114,17 +123,11 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       return await new Promise<number>(() => undefined);
     }
     if (noun === "migrate") {
-      const { openDatabase } = await import("../storage/database.js");
-      const release = config.databaseUrl ? () => undefined : lockDataDir(config.dataDir);
+      const db = await openServerDatabase(config, { poolSize: 2 });
       try {
-        const db = await openDatabase({ databaseUrl: config.databaseUrl ?? undefined, dataDir: join(config.dataDir, "db") });
-        try {
-          io.out(JSON.stringify({ success: true, applied: await migrate(db), database: db.kind }));
-        } finally {
-          await db.close();
-        }
+        io.out(JSON.stringify({ success: true, applied: await migrateServer(db), database: db.kind }));
       } finally {
-        release();
+        await db.close();
       }
       return 0;
     }
@@ -148,6 +151,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
           platform: { type: "string" },
           blockchain: { type: "boolean", default: false },
           owner: { type: "string" },
+          "grant-type": { type: "string", multiple: true },
         },
       });
       const request = clientRegistrationSchema.safeParse({
@@ -157,6 +161,7 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
         web_url: values["web-url"],
         platform: values.platform,
         blockchain: values.blockchain,
+        grant_types: values["grant-type"],
       });
       if (!request.success) throw usage(summarizeDetails(validationDetails(request.error)));
       const out = await withDb(config, async (db, pepper) => {
@@ -176,7 +181,9 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
       io.out(JSON.stringify({ success: true, clients }));
       return 0;
     }
-    const chainCode = await runChainCommand(argv, config, env, io);
+    const clientCode = await runClientCommand(argv, config, (line) => io.out(line));
+    if (clientCode !== null) return clientCode;
+    const chainCode = await runChainCommand(argv, config, io);
     if (chainCode !== null) return chainCode;
     if (noun === "keys" && verb === "rotate") {
       if (config.signingKeys) throw usage("SIGNING_KEYS is set: rotate by adding a new key at the end of that list");
@@ -187,13 +194,26 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     return noun === undefined || noun === "help" || noun === "--help" ? 0 : 2;
   } catch (error) {
     if (error instanceof ConfigError) io.err(`configuration error: ${error.message}`);
-    else if (error instanceof UsageError) io.err(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof UsageError || error instanceof ClientUsageError) io.err(`${error.message}\n\n${USAGE}`);
     else if (error instanceof SlotgateServerError) io.err(JSON.stringify(error.toBody()));
     else if (error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS")) io.err(`${error.message}\n\n${USAGE}`);
     else io.err(`error: ${error instanceof Error ? error.message : String(error)}`);
     const parseError = error instanceof Error && "code" in error && String((error as { code: unknown }).code).startsWith("ERR_PARSE_ARGS");
-    return error instanceof ConfigError || error instanceof UsageError || parseError ? 2 : 1;
+    return error instanceof ConfigError || error instanceof UsageError || error instanceof ClientUsageError || parseError ? 2 : 1;
   }
+}
+
+/**
+ * The development chain's JSON-RPC URL, chain id and contract addresses, for a developer's own tools
+ * (viem, ethers, `cast`, a block explorer). Empty unless the server runs the development chain.
+ */
+function chainBanner(chain: ChainHandle | null): string {
+  if (!chain?.rpcUrl) return "";
+  const { addresses } = chain.service;
+  return (
+    `  Development chain: ${chain.rpcUrl} (chain id ${addresses.chainId})\n` +
+    `  Contracts: XOTN ${addresses.xotn}, exchange ${addresses.exchange}, EntryPoint ${addresses.entryPoint}, factory ${addresses.factory}, paymaster ${addresses.paymaster}\n`
+  );
 }
 
 class UsageError extends Error {}

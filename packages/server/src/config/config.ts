@@ -1,5 +1,10 @@
+import { LIMITS } from "@slotgate/protocol";
 import { resolve } from "node:path";
-import { ChainConfigProblem, type ChainSettings, chainSettingsFromEnv } from "../chain/chain-config.js";
+import { type ChainSettings, chainSettingsFromEnv } from "./chain-env.js";
+import { ConfigError, type Env, bool, host, int, secret, url } from "./env.js";
+import { identityProviders, mailFrom, passkeyRpId } from "./identity-env.js";
+
+export { ConfigError } from "./env.js";
 
 /** Validated server configuration. Every field comes from one environment variable (see the README). */
 export interface ServerConfig {
@@ -35,10 +40,64 @@ export interface ServerConfig {
   outboxPollMs: number;
   /** `MARKETPLACE_RETRY_BASE_MS`: first webhook retry delay; attempt n waits base × 2^(n-1), at most 1 h. @default 2000 */
   marketplaceRetryBaseMs: number;
+  /**
+   * `CLIENT_SECRET_OVERLAP_SECONDS`: after a client-secret rotation the previous secret keeps working this
+   * long, then only the new one does (docs/decisions/developer-center.md). 0 ends it at once. @default 86400 (24 h)
+   */
+  clientSecretOverlapSeconds: number;
+  /**
+   * `PROVIDER_KEY_OVERLAP_SECONDS`: after a provider's AES key rotation the previous key and IV still
+   * decrypt spend messages this long. 0 ends them at once. @default 86400 (24 h)
+   */
+  providerKeyOverlapSeconds: number;
   /** `REVOCATION_POLL_MS`: how often revocations by other instances are loaded. @default 1000 */
   revocationPollMs: number;
-  /** `CHAIN`, `CHAIN_SERVICE_URL` and the chain service's variables (`RPC_URL`, `CHAIN_KEK`, …). @default in-process chain */
+  /** `DEVICE_CODE_LIFETIME_SECONDS` and `DEVICE_POLL_INTERVAL_SECONDS`: the device grant (RFC 8628). */
+  deviceFlow: DeviceFlowConfig;
+  /** `CHAIN`, `CHAIN_SERVICE_URL` and the chain service's variables (`RPC_URL`, `CHAIN_KEK`, …). @default the development chain (`CHAIN=anvil`) */
   chain: ChainSettings;
+  /** `SMTP_URL` and `MAIL_FROM`: how one-time codes are mailed. */
+  mail: MailConfig;
+  /** `IDENTITY_PROVIDERS`: upstream OpenID Connect providers shown on the sign-in page. @default [] */
+  identityProviders: IdentityProviderConfig[];
+  /**
+   * `METRICS_TOKEN`: bearer token of `GET /metrics` (>= 32 chars). Unset: `/metrics` answers 404 (the
+   * numbers describe users and money flows; there is no safe default credential). @default null
+   */
+  metricsToken: string | null;
+  /**
+   * `REDIS_URL`: `redis://` or `rediss://`; when set, rate-limit counters are shared by every instance
+   * through it, else each instance counts alone (in memory). @default null
+   */
+  redisUrl: string | null;
+  /** `PASSKEY_RP_ID`: the WebAuthn relying-party id (a registrable domain of the public URL's host). @default the public URL's host name */
+  passkeyRpId: string | null;
+}
+
+/** Outgoing mail. */
+export interface MailConfig {
+  /**
+   * `SMTP_URL`: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. When unset, mail
+   * goes to the development mailbox in the data directory, shown in the developer center.
+   * @default null
+   */
+  smtpUrl: string | null;
+  /** `MAIL_FROM`: the From header. @default "Slotgate <no-reply@slotgate.localhost>" */
+  from: string;
+}
+
+/** One upstream OpenID Connect provider (an entry of `IDENTITY_PROVIDERS`). */
+export interface IdentityProviderConfig {
+  /** Short id used in forms and links: lowercase letters, digits and `-`, at most 32. */
+  id: string;
+  /** Button text after "Continue with", e.g. `Google`. */
+  name: string;
+  /** Issuer URL (https; http only on a loopback host, for local development and tests). */
+  issuer: string;
+  client_id: string;
+  client_secret: string;
+  /** Space-separated scopes. @default "openid email profile" */
+  scopes: string;
 }
 
 /** A signing key given in configuration. */
@@ -51,6 +110,14 @@ export interface SigningKeyInput {
   y?: string;
 }
 
+/** Lifetimes of the device authorization grant (RFC 8628). */
+export interface DeviceFlowConfig {
+  /** `DEVICE_CODE_LIFETIME_SECONDS`: how long a device_code / user_code pair lives. @default 600 */
+  codeLifetimeSeconds: number;
+  /** `DEVICE_POLL_INTERVAL_SECONDS`: the polling interval answered to devices. @default 5 */
+  pollIntervalSeconds: number;
+}
+
 /** Per-IP request budgets. */
 export interface RateLimitConfig {
   enabled: boolean;
@@ -60,67 +127,12 @@ export interface RateLimitConfig {
   tokenPerMinute: number;
   /** `RATE_LIMIT_STATUS_PER_MINUTE` (status endpoints, per IP). @default 6000 */
   statusPerMinute: number;
+  /** `RATE_LIMIT_REDIS_PREFIX`: key prefix of the counters in Redis (deployments sharing one Redis use their own). @default "slotgate:rl:" */
+  redisPrefix: string;
 }
 
 /** Log levels, most verbose first. */
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
-
-/**
- * A configuration value was invalid; the message names the variable.
- *
- * @example
- * ```ts
- * try { loadConfig({ PORT: "x" }); } catch (e) { if (e instanceof ConfigError) console.error(e.variable); } // "PORT"
- * ```
- */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-  constructor(
-    readonly variable: string,
-    problem: string,
-  ) {
-    super(`${variable} ${problem}`);
-  }
-}
-
-type Env = Record<string, string | undefined>;
-
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  if (!/^[0-9]+$/.test(raw)) throw new ConfigError(name, `must be an integer between ${min} and ${max}, got a non-integer value`);
-  const n = Number(raw);
-  if (n < min || n > max) throw new ConfigError(name, `must be between ${min} and ${max}, got ${n}`);
-  return n;
-}
-
-function bool(env: Env, name: string, fallback: boolean): boolean {
-  const raw = env[name]?.toLowerCase();
-  if (raw === undefined || raw === "") return fallback;
-  if (["1", "true", "on", "yes"].includes(raw)) return true;
-  if (["0", "false", "off", "no"].includes(raw)) return false;
-  throw new ConfigError(name, "must be on/off, true/false or 1/0");
-}
-
-function url(env: Env, name: string, protocols: string[]): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return null;
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    throw new ConfigError(name, "must be an absolute URL");
-  }
-  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `must use ${protocols.join(" or ")}`);
-  return raw;
-}
-
-function secret(env: Env, name: string): string | null {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return null;
-  if (raw.length < 32) throw new ConfigError(name, "must be at least 32 characters");
-  return raw;
-}
 
 function signingKeys(env: Env): SigningKeyInput[] | null {
   const raw = env["SIGNING_KEYS"];
@@ -140,6 +152,12 @@ function signingKeys(env: Env): SigningKeyInput[] | null {
   return parsed as SigningKeyInput[];
 }
 
+function redisPrefix(env: Env): string {
+  const value = env["RATE_LIMIT_REDIS_PREFIX"]?.trim() || "slotgate:rl:";
+  if (!/^[A-Za-z0-9:._-]{1,64}$/.test(value)) throw new ConfigError("RATE_LIMIT_REDIS_PREFIX", "must be 1-64 letters, digits or :._-");
+  return value;
+}
+
 /**
  * Reads and validates the configuration once. Throws {@link ConfigError} naming the bad variable.
  *
@@ -150,8 +168,7 @@ function signingKeys(env: Env): SigningKeyInput[] | null {
  * ```
  */
 export function loadConfig(env: Env = process.env): ServerConfig {
-  const host = env["HOST"] || "127.0.0.1";
-  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(host)) throw new ConfigError("HOST", "must be a host name or IP address");
+  const listenHost = host(env, "HOST", "127.0.0.1");
   const publicUrl = url(env, "PUBLIC_URL", ["http:", "https:"]);
   const databaseUrl = url(env, "DATABASE_URL", ["postgres:", "postgresql:"]);
   const logLevel = (env["LOG_LEVEL"] || "info") as LogLevel;
@@ -159,16 +176,10 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const marketplaceSecret = secret(env, "MARKETPLACE_SECRET");
   const marketplaceUrl = url(env, "MARKETPLACE_URL", ["http:", "https:"]);
   if (marketplaceUrl && !marketplaceSecret) throw new ConfigError("MARKETPLACE_SECRET", "is required when MARKETPLACE_URL is set (webhooks are signed)");
-  let chain: ChainSettings;
-  try {
-    chain = chainSettingsFromEnv(env);
-  } catch (error) {
-    if (error instanceof ChainConfigProblem) throw new ConfigError(error.variable, error.problem);
-    throw error;
-  }
+  const chain = chainSettingsFromEnv(env);
   return {
     port: int(env, "PORT", 8080, 0, 65535),
-    host,
+    host: listenHost,
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, "") : null,
     databaseUrl,
     databasePoolSize: int(env, "DATABASE_POOL_SIZE", 20, 1, 1000),
@@ -182,13 +193,28 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       signInPerMinute: int(env, "RATE_LIMIT_SIGN_IN_PER_MINUTE", 60, 1, 1_000_000),
       tokenPerMinute: int(env, "RATE_LIMIT_TOKEN_PER_MINUTE", 6000, 1, 100_000_000),
       statusPerMinute: int(env, "RATE_LIMIT_STATUS_PER_MINUTE", 6000, 1, 100_000_000),
+      redisPrefix: redisPrefix(env),
     },
     trustProxy: int(env, "TRUST_PROXY", 0, 0, 10),
     seedDemo: bool(env, "SLOTGATE_SEED_DEMO", !databaseUrl),
     logLevel,
     outboxPollMs: int(env, "OUTBOX_POLL_MS", 1000, 10, 600_000),
     marketplaceRetryBaseMs: int(env, "MARKETPLACE_RETRY_BASE_MS", 2000, 10, 3_600_000),
+    clientSecretOverlapSeconds: int(env, "CLIENT_SECRET_OVERLAP_SECONDS", 86_400, 0, 7 * 86_400),
+    providerKeyOverlapSeconds: int(env, "PROVIDER_KEY_OVERLAP_SECONDS", 86_400, 0, 7 * 86_400),
     revocationPollMs: int(env, "REVOCATION_POLL_MS", 1000, 10, 600_000),
+    deviceFlow: {
+      codeLifetimeSeconds: int(env, "DEVICE_CODE_LIFETIME_SECONDS", LIMITS.deviceCodeLifetimeSeconds, 1, 3600),
+      pollIntervalSeconds: int(env, "DEVICE_POLL_INTERVAL_SECONDS", LIMITS.devicePollIntervalSeconds, 1, 60),
+    },
     chain,
+    mail: {
+      smtpUrl: url(env, "SMTP_URL", ["smtp:", "smtps:"]),
+      from: mailFrom(env),
+    },
+    identityProviders: identityProviders(env),
+    passkeyRpId: passkeyRpId(env, publicUrl),
+    metricsToken: secret(env, "METRICS_TOKEN"),
+    redisUrl: url(env, "REDIS_URL", ["redis:", "rediss:"]),
   };
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import type { Services } from "../app/services.js";
 import { SlotgateServerError } from "../http/errors.js";
-import { type ClientRow, insertClient } from "../storage/clients.js";
+import { type ClientRow, insertClient, insertClientAudit } from "../storage/clients.js";
 import { type DevUserRow, findDevUserByEmail, insertDevUser } from "../storage/dev-users.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../users/passwords.js";
-import { newClientId } from "./client-secrets.js";
+import { newClientId } from "../clients/client-secrets.js";
 import type { ClientRegistrationRequest } from "@slotgate/protocol";
 
 /** Creates a developer user; 409 email_taken when the email exists. */
@@ -26,11 +26,12 @@ export async function authenticateDevUser(services: Pick<Services, "db" | "scryp
   return row;
 }
 
-/** Registers a client application for a developer; returns the row and the one-time secret. */
+/** Registers a client application for a developer; returns the row and the one-time secret. `actor` goes to the audit list. */
 export async function registerClient(
   services: Pick<Services, "db" | "secrets">,
   devUserId: string,
   request: ClientRegistrationRequest,
+  actor = "cli",
 ): Promise<{ row: ClientRow; secret: string }> {
   const secret = services.secrets.generate();
   const row = await insertClient(services.db, {
@@ -43,6 +44,8 @@ export async function registerClient(
     web_url: request.web_url,
     platform: request.platform,
     blockchain: request.blockchain,
+    grant_types: request.grant_types ?? ["authorization_code"],
   });
+  await insertClientAudit(services.db, row.client_id, actor, "client.registered", { name: row.name, redirect_uris: row.redirect_uris, platform: row.platform, blockchain: row.blockchain });
   return { row, secret };
 }

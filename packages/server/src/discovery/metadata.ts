@@ -1,4 +1,4 @@
-import { PATHS } from "@slotgate/protocol";
+import { GRANT_TYPES, PATHS } from "@slotgate/protocol";
 
 /**
  * RFC 8414 authorization-server metadata.
@@ -13,12 +13,14 @@ export function authorizationServerMetadata(issuer: string) {
     issuer,
     authorization_endpoint: issuer + PATHS.authorize,
     token_endpoint: issuer + PATHS.token,
+    device_authorization_endpoint: issuer + PATHS.deviceAuthorization,
     jwks_uri: issuer + PATHS.jwks,
     revocation_endpoint: issuer + PATHS.revoke,
     response_types_supported: ["code"],
     response_modes_supported: ["query"],
-    grant_types_supported: ["authorization_code"],
-    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post"],
+    grant_types_supported: [GRANT_TYPES.authorizationCode, GRANT_TYPES.refreshToken, GRANT_TYPES.deviceCode],
+    // "none": the device grant's public clients (consoles) send only client_id.
+    token_endpoint_auth_methods_supported: ["client_secret_basic", "client_secret_post", "none"],
     code_challenge_methods_supported: ["S256"],
     token_endpoint_auth_signing_alg_values_supported: ["ES256"],
     service_documentation: issuer + PATHS.openapi,

@@ -33,7 +33,7 @@ export function discoveryRoutes(services: Services): Router {
       throw new SlotgateServerError("service_unavailable", { cause: error });
     }
     try {
-      await services.chain?.ready();
+      await services.chain?.service.ready();
     } catch (error) {
       throw new SlotgateServerError("service_unavailable", { message: "The chain is not reachable yet.", cause: error });
     }

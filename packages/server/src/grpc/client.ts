@@ -1,35 +1,16 @@
 import grpc from "@grpc/grpc-js";
-import type { ChainService, ChainServiceAddresses } from "@slotgate/chain-service";
+import { type ChainService, type ChainServiceAddresses, ChainServiceError, type ChainServiceErrorCode, currentRequestId } from "@slotgate/chain-service";
 import type { ChainHandle } from "../chain/start-chain.js";
-import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, TOKEN_METADATA } from "./definition.js";
-
-/**
- * A chain-service failure reported by the remote process: same stable `code` as `ChainServiceError`.
- *
- * @example
- * ```ts
- * try { await chain.service.verifyPin(credentials); } catch (e) { if (e instanceof RemoteChainError) console.log(e.code); }
- * ```
- */
-export class RemoteChainError extends Error {
-  override name = "RemoteChainError";
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly details?: Record<string, string | number>,
-  ) {
-    super(message);
-  }
-}
+import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, REQUEST_ID_METADATA, TOKEN_METADATA } from "./definition.js";
 
 const ChainClient = grpc.makeGenericClientConstructor(chainServiceDefinition, "ChainService");
 type UnaryMethod = (request: unknown, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, value?: unknown) => void) => void;
 
 /**
  * Connects to a `slotgate-server chain-service` process over gRPC and returns a {@link ChainHandle}
- * whose service forwards every call. Failures come back as {@link RemoteChainError} with the chain
- * service's stable code (the HTTP layer maps them like local ones); an unreachable process is
- * `chain_unavailable`.
+ * whose service forwards every call. Failures come back as the chain service's own
+ * `ChainServiceError` with its stable code and details (the HTTP layer maps them like local ones); an
+ * unreachable process is `chain_unavailable`.
  *
  * @example
  * ```ts
@@ -44,15 +25,17 @@ export async function connectRemoteChain(address: string, options: { token?: str
     new Promise((resolve, reject) => {
       const metadata = new grpc.Metadata();
       if (options.token) metadata.set(TOKEN_METADATA, `Bearer ${options.token}`);
+      const requestId = currentRequestId();
+      if (requestId) metadata.set(REQUEST_ID_METADATA, requestId);
       const fn = (client as unknown as Record<string, UnaryMethod>)[method]!;
       fn.call(client, args, metadata, { deadline: Date.now() + timeoutMs }, (error, value) => {
-        if (!error) return resolve(value);
+        if (!error) return resolve((value as { value: unknown }).value);
         const wire = error.metadata?.get(ERROR_METADATA)[0];
         if (typeof wire === "string") {
-          const parsed = JSON.parse(wire) as { code: string; message: string; details?: Record<string, string | number> };
-          return reject(new RemoteChainError(parsed.code, parsed.message, parsed.details));
+          const parsed = JSON.parse(wire) as { code: ChainServiceErrorCode; message: string; details?: Record<string, string | number> };
+          return reject(new ChainServiceError(parsed.code, parsed.message, parsed.details ? { details: parsed.details } : {}));
         }
-        reject(new RemoteChainError("chain_unavailable", "The chain service process did not answer; retry later."));
+        reject(new ChainServiceError("chain_unavailable", "The chain service process did not answer; retry later.", { cause: error }));
       });
     });
   let addresses: ChainServiceAddresses;
@@ -67,19 +50,23 @@ export async function connectRemoteChain(address: string, options: { token?: str
   }
   const service = { addresses } as Record<string, unknown>;
   for (const method of CHAIN_GRPC_METHODS) {
-    if (method === "describe" || method === "ready") continue;
-    service[method] = (...args: unknown[]) => call(method, args);
+    // JSON has no undefined: trailing optional arguments left out are not sent as null.
+    if (method !== "describe") service[method] = (...args: unknown[]) => call(method, withoutTrailingUndefined(args));
   }
   service["close"] = async () => undefined;
   return {
     mode: "remote",
     service: service as unknown as ChainService,
     devOperator: devChain,
-    async ready() {
-      await call("ready", []);
-    },
+    rpcUrl: null,
     async close() {
       client.close();
     },
   };
+}
+
+function withoutTrailingUndefined(args: unknown[]): unknown[] {
+  let end = args.length;
+  while (end > 0 && args[end - 1] === undefined) end -= 1;
+  return args.slice(0, end);
 }

@@ -1,8 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import grpc from "@grpc/grpc-js";
-import { type ChainService, ChainServiceError } from "@slotgate/chain-service";
+import { type ChainService, ChainServiceError, runWithRequestId } from "@slotgate/chain-service";
+import { REQUEST_ID_PATTERN } from "../http/request-id.js";
 import type { Logger } from "../config/logger.js";
-import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, TOKEN_METADATA } from "./definition.js";
+import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, REQUEST_ID_METADATA, TOKEN_METADATA } from "./definition.js";
 
 /** A running gRPC chain service. */
 export interface ChainGrpcServer {
@@ -61,8 +62,12 @@ export async function serveChainService(
         callback(failure(new ChainServiceError("service_unavailable", "The chain service refused the caller's token."), options.log));
         return;
       }
-      invoke(service, method, call.request, options.devChain === true).then(
-        (result) => callback(null, result ?? null),
+      const presented = call.metadata.get(REQUEST_ID_METADATA)[0];
+      const requestId = typeof presented === "string" && REQUEST_ID_PATTERN.test(presented) ? presented : null;
+      const run = () => invoke(service, method, call.request, options.devChain === true);
+      (requestId ? runWithRequestId(requestId, run) : run()).then(
+        // An envelope: grpc-js sends no message for a null answer (e.g. `ready()`, `walletAddressFor` of an unknown user).
+        (result) => callback(null, { value: result ?? null }),
         (error: unknown) => callback(failure(error, options.log)),
       );
     };
@@ -82,11 +87,8 @@ export async function serveChainService(
 
 async function invoke(service: ChainService, method: ChainGrpcMethod, request: unknown, devChain: boolean): Promise<unknown> {
   if (method === "describe") return { ...service.addresses, devChain };
-  if (method === "ready") {
-    await service.slotOwner("healthz", 0);
-    return { ready: true };
-  }
-  const args = Array.isArray(request) ? request : [];
+  // The chain service validates the arguments itself (its one boundary).
+  const args = Array.isArray(request) ? request : [request];
   const fn = service[method] as (...a: unknown[]) => Promise<unknown>;
   return fn.apply(service, args);
 }

@@ -34,5 +34,5 @@ export function sendHtml(
 /** The shared stylesheet of the server's pages. */
 export const PAGE_STYLE =
   "body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem;color:#1b1b1f}" +
-  "label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}" +
+  "label{display:block;margin:.75rem 0 .25rem}input{width:100%;padding:.5rem;box-sizing:border-box}input[type=checkbox]{width:auto;margin:0 .5rem 0 0}" +
   "button{margin:.75rem .5rem 0 0;padding:.5rem 1rem}.error{color:#b00020}.muted{color:#666;font-size:.9rem}";

@@ -1,37 +1,41 @@
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { RequestHandler } from "express";
+import { rateLimit as expressRateLimit } from "express-rate-limit";
+import type { Redis } from "ioredis";
+import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { SlotgateServerError } from "./errors.js";
 
 /**
- * A per-IP fixed-window limiter kept in memory (per instance; behind a load balancer each instance
- * enforces its own share). Over budget: 429 rate_limited with `Retry-After`.
+ * A per-IP budget per minute (express-rate-limit, fixed window). With `redis` (`REDIS_URL`) the
+ * counters live in Redis under `<redisPrefix><name>:<ip>`, shared by every instance behind a load balancer;
+ * without it each instance counts alone, in memory. Every endpoint with the same `name` shares one
+ * budget in Redis. Over budget: 429 rate_limited with `Retry-After`;
+ * every answer carries the `RateLimit-Policy` and `RateLimit` headers (IETF draft 8).
  *
  * @example
  * ```ts
- * app.post("/oauth/token", rateLimit("token", 6000), handler);
+ * router.post("/oauth/token", rateLimit("token", 6000, true, services.redis), handler);
  * ```
  */
-export function rateLimit(name: string, perMinute: number, enabled = true): RequestHandler {
-  const windows = new Map<string, { start: number; count: number }>();
-  let lastSweep = Date.now();
-  return (req: Request, res: Response, next: NextFunction) => {
-    if (!enabled) return next();
-    const now = Date.now();
-    if (now - lastSweep > 60_000) {
-      for (const [k, w] of windows) if (now - w.start >= 60_000) windows.delete(k);
-      lastSweep = now;
-    }
-    const key = req.ip ?? "unknown";
-    let w = windows.get(key);
-    if (!w || now - w.start >= 60_000) {
-      w = { start: now, count: 0 };
-      windows.set(key, w);
-    }
-    w.count += 1;
-    res.setHeader("RateLimit-Policy", `${perMinute};w=60;name="${name}"`);
-    if (w.count > perMinute) {
-      const retry = Math.max(1, Math.ceil((w.start + 60_000 - now) / 1000));
-      return next(new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retry) } }));
-    }
-    next();
-  };
+export function rateLimit(name: string, perMinute: number, enabled = true, redis: Redis | null = null, redisPrefix = "slotgate:rl:"): RequestHandler {
+  if (!enabled) return (_req, _res, next) => next();
+  return expressRateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    identifier: name,
+    standardHeaders: "draft-8",
+    legacyHeaders: false,
+    ...(redis
+      ? {
+          store: new RedisStore({
+            prefix: `${redisPrefix}${name}:`,
+            sendCommand: (command: string, ...args: string[]) => redis.call(command, ...args) as Promise<RedisReply>,
+          }),
+        }
+      : {}),
+    handler: (req, _res, next) => {
+      const reset = (req as typeof req & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + 60_000;
+      const retry = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
+      next(new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retry) } }));
+    },
+  });
 }

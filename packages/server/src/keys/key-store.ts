@@ -7,8 +7,6 @@ import { type CryptoKey, calculateJwkThumbprint, exportJWK, generateKeyPair, imp
 export interface KeyStore {
   /** `kid` of the key new tokens are signed with (the newest). */
   readonly activeKid: string;
-  /** Private key of {@link KeyStore.activeKid}. */
-  readonly activeKey: CryptoKey;
   /** Synchronous ES256 signer with the active key. */
   readonly sign: JwtSigner;
   /** Public key for a `kid`, or undefined when unknown. */
@@ -56,10 +54,8 @@ export async function createKeyStore(privateJwks: readonly PrivateJwk[]): Promis
     published.push(pub);
   }
   const active = privateJwks[privateJwks.length - 1]!;
-  const activeKey = (await importJWK({ ...active, alg: "ES256" }, "ES256")) as CryptoKey;
   return {
     activeKid: active.kid,
-    activeKey,
     sign: createEs256Signer(active),
     publicKey: (kid) => publicKeys.get(kid),
     jwks: () => ({ keys: published.map((k) => ({ ...k })) }),

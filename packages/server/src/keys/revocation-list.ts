@@ -1,5 +1,6 @@
+import { LIMITS } from "@slotgate/protocol";
 import type { Logger } from "../config/logger.js";
-import type { Queryable } from "../storage/database.js";
+import type { Queryable } from "@slotgate/storage";
 import { insertRevocation, listRevocationsSince, maxRevocationSeq } from "../storage/revocations.js";
 
 /**
@@ -9,6 +10,8 @@ import { insertRevocation, listRevocationsSince, maxRevocationSeq } from "../sto
  */
 export class RevocationList {
   private readonly revoked = new Map<string, number>();
+  /** Per client: tokens issued at or before this unix second are revoked (client disabled or deleted). */
+  private readonly clientCutoffs = new Map<string, { cutoff: number; expires: number }>();
   private lastSeq = "0";
   private timer: NodeJS.Timeout | undefined;
 
@@ -36,6 +39,25 @@ export class RevocationList {
     return this.revoked.has(jti);
   }
 
+  /**
+   * Revokes every token of a client issued up to `at` (stored as the pseudo token id
+   * `client:{client_id}:{unix seconds}` and kept until the longest-lived token of that moment expired).
+   */
+  async revokeClient(clientId: string, at: Date): Promise<void> {
+    const { cutoff, expires } = await recordClientRevocation(this.db, clientId, at);
+    this.noteClient(clientId, cutoff, expires.getTime());
+  }
+
+  /** The unix second up to which every token of the client is revoked, if any. */
+  clientCutoff(clientId: string): number | undefined {
+    return this.clientCutoffs.get(clientId)?.cutoff;
+  }
+
+  private noteClient(clientId: string, cutoff: number, expires: number): void {
+    const known = this.clientCutoffs.get(clientId);
+    if (!known || known.cutoff < cutoff) this.clientCutoffs.set(clientId, { cutoff, expires });
+  }
+
   /** Revokes a token id (stored, and applied here at once). */
   async revoke(jti: string, expiresAt: Date, reason: string): Promise<void> {
     await insertRevocation(this.db, jti, expiresAt, reason);
@@ -46,7 +68,9 @@ export class RevocationList {
   async sync(): Promise<void> {
     const rows = await listRevocationsSince(this.db, this.lastSeq);
     for (const row of rows) {
-      this.revoked.set(row.jti, new Date(row.expires_at).getTime());
+      const client = /^client:(.+):(\d+)$/.exec(row.jti);
+      if (client) this.noteClient(client[1]!, Number(client[2]), new Date(row.expires_at).getTime());
+      else this.revoked.set(row.jti, new Date(row.expires_at).getTime());
       this.lastSeq = row.seq;
     }
     if (rows.length === 0) {
@@ -55,5 +79,18 @@ export class RevocationList {
     }
     const now = Date.now();
     for (const [jti, exp] of this.revoked) if (exp < now - 60_000) this.revoked.delete(jti);
+    for (const [client, entry] of this.clientCutoffs) if (entry.expires < now - 60_000) this.clientCutoffs.delete(client);
   }
+}
+
+/**
+ * Stores the revocation of every token of a client issued up to `at` (what {@link RevocationList.revokeClient}
+ * does, for a process without a list, e.g. the CLI: the servers load it on their next sync).
+ */
+export async function recordClientRevocation(db: Queryable, clientId: string, at: Date): Promise<{ cutoff: number; expires: Date }> {
+  const cutoff = Math.floor(at.getTime() / 1000);
+  const longest = Math.max(LIMITS.userJwtLifetimeSeconds, LIMITS.accessTokenLifetimeSeconds);
+  const expires = new Date((cutoff + longest + LIMITS.clockSkewSeconds + 60) * 1000);
+  await insertRevocation(db, `client:${clientId}:${cutoff}`, expires, "client disabled");
+  return { cutoff, expires };
 }

@@ -12,6 +12,10 @@ export interface BearerClaims {
   token_use: "user_jwt" | "access_token";
   jti: string;
   exp: number;
+  /** Refresh-token family (session) of an access token from a client with refresh tokens. */
+  sid?: string;
+  /** Issued at (unix seconds); tokens of a disabled client issued up to then are revoked. */
+  iat?: number;
 }
 
 /** A freshly signed token. */
@@ -56,12 +60,15 @@ export class TokenService {
     return { token, jti, expiresAt: new Date(exp * 1000) };
   }
 
-  /** Signs an access token (RFC 9068 `at+jwt`) with a pre-chosen jti and expiry. */
-  async signAccessToken(userId: string, clientId: string, jti: string, expiresAt: Date): Promise<string> {
+  /**
+   * Signs an access token (RFC 9068 `at+jwt`) with a pre-chosen jti and expiry. `sid` names the
+   * refresh-token family the token belongs to: ending the family revokes every token that carries it.
+   */
+  async signAccessToken(userId: string, clientId: string, jti: string, expiresAt: Date, sid?: string): Promise<string> {
     const exp = Math.floor(expiresAt.getTime() / 1000);
     return this.keys.sign(
       { alg: "ES256", kid: this.keys.activeKid, typ: "at+jwt" },
-      { iss: this.issuer, sub: userId, aud: clientId, client_id: clientId, token_use: "access_token", jti, iat: exp - LIMITS.accessTokenLifetimeSeconds, exp },
+      { iss: this.issuer, sub: userId, aud: clientId, client_id: clientId, token_use: "access_token", jti, iat: exp - LIMITS.accessTokenLifetimeSeconds, exp, ...(sid ? { sid } : {}) },
     );
   }
 
@@ -92,7 +99,7 @@ export class TokenService {
         this.cache.delete(token);
         throw invalidToken();
       }
-      if (this.revocations.has(cached.jti)) throw invalidToken();
+      if (this.isRevoked(cached)) throw invalidToken();
       return cached;
     }
     const payload = await this.verify(token, undefined);
@@ -103,10 +110,22 @@ export class TokenService {
     }
     if (use === "access_token" && payload.aud !== clientId) throw invalidToken();
     const claims: BearerClaims = { sub: payload.sub, client_id: clientId, token_use: use, jti: payload.jti, exp: payload.exp };
-    if (this.revocations.has(claims.jti)) throw invalidToken();
+    if (typeof payload["sid"] === "string") claims.sid = payload["sid"];
+    if (typeof payload.iat === "number") claims.iat = payload.iat;
+    if (this.isRevoked(claims)) throw invalidToken();
     if (this.cache.size >= CACHE_LIMIT) this.cache.clear();
     this.cache.set(token, claims);
     return claims;
+  }
+
+  /**
+   * A token is revoked by its own jti, for refresh-token sessions by its family (`sid`), or by its
+   * client having been disabled or deleted after it was issued.
+   */
+  private isRevoked(claims: BearerClaims): boolean {
+    if (this.revocations.has(claims.jti) || (claims.sid !== undefined && this.revocations.has(claims.sid))) return true;
+    const cutoff = this.revocations.clientCutoff(claims.client_id);
+    return cutoff !== undefined && (claims.iat ?? 0) <= cutoff;
   }
 
   private async verify(token: string, audience: string | undefined): Promise<JWTPayload> {

@@ -1,4 +1,4 @@
-import { type DeliveryResult, postOnce, type TopicHandler } from "../outbox/worker.js";
+import { type DeliveryResult, postOnce, requestIdHeader, type TopicHandler } from "../outbox/worker.js";
 import type { OutboxRow } from "../storage/outbox.js";
 
 /** Outbox topic of the backend SDK's authorize callback (spec 4.4 step 2). */
@@ -23,7 +23,7 @@ export function metaCallbackHandler(options: { timeoutMs?: number } = {}): Topic
     backoffSeconds: (attempt) => 0.25 * 2 ** (attempt - 1),
     async deliver(message: OutboxRow): Promise<DeliveryResult> {
       if (!message.target_url) return { ok: false, error: "no target", retryable: false };
-      return postOnce(message.target_url, { timeoutMs: options.timeoutMs ?? 4000, headers: { "Content-Length": "0" }, body: "" });
+      return postOnce(message.target_url, { timeoutMs: options.timeoutMs ?? 4000, headers: { "Content-Length": "0", ...requestIdHeader(message) }, body: "" });
     },
   };
 }

@@ -1,7 +1,8 @@
-import type { MetaAuthorizeResponse, MetaGetTokenResponse } from "@slotgate/protocol";
+import { GRANT_TYPES, type MetaAuthorizeResponse, type MetaGetTokenResponse } from "@slotgate/protocol";
 import { metaAuthorizeQuerySchema, metaGetTokenSchema } from "@slotgate/protocol/schemas";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../app/services.js";
+import { contentAddressOf } from "../token/content-address.js";
 import { jsonBody } from "../http/body.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { rateLimit } from "../http/rate-limit.js";
@@ -9,7 +10,7 @@ import { parseInput } from "../http/validate.js";
 import { bearerFrom } from "../keys/tokens.js";
 import { findEndUserById } from "../storage/end-users.js";
 import { enqueue } from "../storage/outbox.js";
-import { authenticateClient } from "../token/client-auth.js";
+import { authenticateClient } from "../clients/client-auth.js";
 import { exchangeCode } from "../token/code-exchange.js";
 import { issueCode } from "../token/codes.js";
 import { callbackUrl, META_CALLBACK_TOPIC } from "./callback-delivery.js";
@@ -41,13 +42,19 @@ export function oauthMetaRoutes(services: Services): Router {
 
   router.post(
     "/v1/oauth-meta/get_token",
-    rateLimit("token", services.config.rateLimit.tokenPerMinute, services.config.rateLimit.enabled),
+    rateLimit("token", services.config.rateLimit.tokenPerMinute, services.config.rateLimit.enabled, services.redis, services.config.rateLimit.redisPrefix),
     jsonBody,
     async (req: Request, res: Response) => {
       const body = parseInput(metaGetTokenSchema, req.body);
       const client = await authenticateClient(services, { clientId: body.client_id, clientSecret: body.client_secret, method: "client_secret_post" });
       if (!client.redirect_uris.includes(body.redirect_uri)) throw new SlotgateServerError("redirect_uri_mismatch");
-      const result = await exchangeCode(services, { kind: "meta", code: body.code, clientId: client.client_id, redirectUri: body.redirect_uri });
+      const result = await exchangeCode(services, {
+        kind: "meta",
+        code: body.code,
+        clientId: client.client_id,
+        redirectUri: body.redirect_uri,
+        refresh: client.grant_types.includes(GRANT_TYPES.refreshToken),
+      });
       const user = await findEndUserById(services.db, result.userId);
       const answer: MetaGetTokenResponse = {
         success: true,
@@ -55,10 +62,12 @@ export function oauthMetaRoutes(services: Services): Router {
         access_token: result.accessToken,
         token_type: "Bearer",
         expires_in: result.expiresIn,
-        content_address: client.blockchain ? await services.wallets.contentAddressFor(result.userId, client.client_id) : "",
+        // Slot info always carries the field (spec 2.3); empty without a blockchain address to give.
+        content_address: (await contentAddressOf(services, result.userId, client)) ?? "",
         token_nickname: user?.nickname ?? "",
         tr_cnt: 0,
         code: body.code,
+        ...(result.refreshToken ? { refresh_token: result.refreshToken } : {}),
       };
       res.setHeader("Cache-Control", "no-store");
       res.json(answer);

@@ -1,9 +1,13 @@
+import { runOutsideRequest, runWithRequestId } from "@slotgate/chain-service";
 import type { Logger } from "../config/logger.js";
-import type { Database } from "../storage/database.js";
+import type { Database } from "@slotgate/storage";
 import { claimDue, markAttemptFailed, markDelivered, type OutboxRow } from "../storage/outbox.js";
 
 /** Result of one delivery attempt. */
 export type DeliveryResult = { ok: true } | { ok: false; error: string; retryable: boolean };
+
+/** How one delivery attempt ended: `delivered`, `retry` (failed, will be tried again) or `abandoned`. */
+export type DeliveryOutcome = "delivered" | "retry" | "abandoned";
 
 /** Delivers the messages of one topic. */
 export interface TopicHandler {
@@ -31,6 +35,8 @@ export class OutboxWorker {
     private readonly handlers: readonly TopicHandler[],
     private readonly log: Logger,
     private readonly pollMs: number,
+    /** Told of each attempt's outcome (the `/metrics` delivery counters). */
+    private readonly onOutcome: (topic: string, outcome: DeliveryOutcome) => void = () => undefined,
   ) {}
 
   /** Starts polling. */
@@ -59,7 +65,8 @@ export class OutboxWorker {
       this.again = true;
       return;
     }
-    this.running = this.pass()
+    // A kick from a request handler must not lend that request's id to the whole pass.
+    this.running = runOutsideRequest(() => this.pass())
       .catch((error: unknown) => this.log.warn("outbox pass failed", { error: String(error) }))
       .finally(() => {
         this.running = undefined;
@@ -77,7 +84,8 @@ export class OutboxWorker {
     for (let round = 0; round < 10 && !this.stopped; round++) {
       const batch = await claimDue(this.db, [...byTopic.keys()], 20, 30);
       if (batch.length === 0) return;
-      await Promise.all(batch.map((m) => this.attempt(byTopic.get(m.topic)!, m)));
+      // Each attempt runs as part of the request that enqueued its message: its log lines carry that id.
+      await Promise.all(batch.map((m) => (m.request_id ? runWithRequestId(m.request_id, () => this.attempt(byTopic.get(m.topic)!, m)) : this.attempt(byTopic.get(m.topic)!, m))));
     }
   }
 
@@ -90,9 +98,12 @@ export class OutboxWorker {
     }
     if (result.ok) {
       await markDelivered(this.db, message.id);
+      this.onOutcome(message.topic, "delivered");
+      this.log.debug("outbox message delivered", { topic: message.topic, id: message.id, attempt: message.attempts });
       return;
     }
     const giveUp = !result.retryable || message.attempts >= message.max_attempts;
+    this.onOutcome(message.topic, giveUp ? "abandoned" : "retry");
     const wait = handler.backoffSeconds(message.attempts);
     await markAttemptFailed(this.db, message.id, result.error, wait, giveUp);
     this.log.warn(giveUp ? "outbox delivery abandoned" : "outbox delivery failed, will retry", {
@@ -103,6 +114,11 @@ export class OutboxWorker {
     });
     if (!giveUp) this.kick(Math.ceil(wait * 1000) + 5);
   }
+}
+
+/** The `X-Request-Id` header of a delivery: the id of the request that enqueued the message, when known. */
+export function requestIdHeader(message: OutboxRow): Record<string, string> {
+  return message.request_id ? { "X-Request-Id": message.request_id } : {};
 }
 
 /** POSTs to a URL without following redirects; 2xx is success, network errors, 408, 429 and 5xx are retryable. */

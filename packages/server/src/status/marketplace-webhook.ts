@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { type DeliveryResult, postOnce, type TopicHandler } from "../outbox/worker.js";
+import { type DeliveryResult, postOnce, requestIdHeader, type TopicHandler } from "../outbox/worker.js";
 import type { OutboxRow } from "../storage/outbox.js";
 
 /** Outbox topic of login-status changes. */
@@ -36,6 +36,7 @@ export function marketplaceHandler(options: { url: string | null; secret: string
           "Slotgate-Event-Id": message.id,
           "Slotgate-Event-Type": String(message.payload["type"] ?? "login_status.changed"),
           "Slotgate-Signature": signWebhook(options.secret!, body, timestamp),
+          ...requestIdHeader(message),
         },
       });
       // The marketplace must hear of every change: retry every failure until max_attempts.

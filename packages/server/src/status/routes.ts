@@ -9,6 +9,7 @@ import { rateLimit } from "../http/rate-limit.js";
 import { parseInput } from "../http/validate.js";
 import { type BearerClaims, bearerFrom } from "../keys/tokens.js";
 import { getLoginStatus } from "../storage/login-status.js";
+import { endRefreshFamily } from "../token/refresh-tokens.js";
 import { StatusBatcher } from "./status-batcher.js";
 
 const MARKETPLACE_MAX_ATTEMPTS = 15;
@@ -36,7 +37,7 @@ function requireOwner(claims: BearerClaims, userId: string, clientId: string): v
  */
 export function statusRoutes(services: Services): Router {
   const router = Router();
-  const limit = rateLimit("status", services.config.rateLimit.statusPerMinute, services.config.rateLimit.enabled);
+  const limit = rateLimit("status", services.config.rateLimit.statusPerMinute, services.config.rateLimit.enabled, services.redis, services.config.rateLimit.redisPrefix);
   const statuses = new StatusBatcher(services.db, { marketplaceUrl: services.config.marketplaceUrl, maxAttempts: MARKETPLACE_MAX_ATTEMPTS });
   const bearer = async (req: Request) => services.tokens.verifyBearer(bearerFrom(req.headers.authorization));
 
@@ -59,6 +60,7 @@ export function statusRoutes(services: Services): Router {
   router.post("/v1/oauth/revoke", cors, limit, async (req: Request, res: Response) => {
     const claims = await bearer(req);
     await services.revocations.revoke(claims.jti, new Date(claims.exp * 1000), "revoked_by_holder");
+    if (claims.sid) await endRefreshFamily(services, claims.sid, "revoked_by_holder", true);
     const answer: RevokeResponse = { success: true, revoked: true };
     res.json(answer);
   });
@@ -68,6 +70,8 @@ export function statusRoutes(services: Services): Router {
     const body = parseInput(statusUpdateSchema, req.body);
     requireOwner(claims, body.user_id, body.client_id);
     const updatedAt = await statuses.set({ userId: body.user_id, clientId: body.client_id, status });
+    // Logout ends the refresh-token family; the access token in hand stays valid until it expires (status check after logout).
+    if (status === "logged_out" && claims.sid) await endRefreshFamily(services, claims.sid, "logout", false);
     services.outbox.kick();
     const timestamp = updatedAt.toISOString();
     if (status === "logged_in") {

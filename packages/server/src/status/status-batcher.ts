@@ -1,4 +1,5 @@
-import type { Queryable } from "../storage/database.js";
+import { currentRequestId } from "@slotgate/chain-service";
+import type { Queryable } from "@slotgate/storage";
 import { type StatusChange, setLoginStatuses } from "../storage/login-status.js";
 import { TurnBatcher } from "../storage/turn-batcher.js";
 
@@ -22,7 +23,8 @@ export class StatusBatcher {
 
   /** Stores one change and its outbox row; resolves to the stored time. */
   async set(change: StatusChange): Promise<Date> {
-    const at = await this.batcher.submit(change);
+    // One batch serves several requests: each change keeps its own request's id.
+    const at = await this.batcher.submit(change.requestId === undefined ? { ...change, requestId: currentRequestId() ?? null } : change);
     if (!at) throw new Error("status change not stored");
     return at;
   }

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "@slotgate/storage";
 
 /** Which flow issued an authorization code; a code is only redeemable at its own endpoint. */
 export type CodeKind = "oauth" | "meta";
@@ -33,13 +33,13 @@ export async function insertCode(
 export async function consumeCodes(
   db: Queryable,
   items: ReadonlyArray<{ codeHash: string; jti: string; expiresAt: Date }>,
-): Promise<Map<string, CodeRow & { expired: boolean; token_jti: string }>> {
-  const rows = await db.query<CodeRow & { expired: boolean; token_jti: string; code_hash: string }>(
+): Promise<Map<string, CodeRow & { token_jti: string }>> {
+  const rows = await db.query<CodeRow & { token_jti: string; code_hash: string }>(
     `UPDATE authorization_codes AS c SET used_at = now(), token_jti = v.jti, token_expires_at = v.exp
      FROM unnest($1::text[], $2::text[], $3::timestamptz[]) AS v(h, jti, exp)
      WHERE c.code_hash = v.h AND c.used_at IS NULL
      RETURNING c.code_hash, c.kind, c.client_id, c.user_id::text, c.redirect_uri, c.code_challenge, c.expires_at,
-               c.expires_at < now() AS expired, c.token_jti`,
+               c.token_jti`,
     [items.map((i) => i.codeHash), items.map((i) => i.jti), items.map((i) => i.expiresAt.toISOString())],
   );
   return new Map(rows.map((r) => [r.code_hash, r]));
@@ -47,9 +47,9 @@ export async function consumeCodes(
 
 /**
  * Handles a replayed code: when the code exists and was already used, revokes the token issued
- * from it (idempotent) and returns true.
+ * from it (idempotent) and returns that token's jti (null when the code was not a used one).
  */
-export async function revokeTokensOfUsedCode(db: Queryable, codeHash: string): Promise<boolean> {
+export async function revokeTokensOfUsedCode(db: Queryable, codeHash: string): Promise<string | null> {
   const rows = await db.query<{ jti: string | null }>(
     `WITH used AS (
        SELECT token_jti, token_expires_at FROM authorization_codes WHERE code_hash = $1 AND used_at IS NOT NULL
@@ -61,7 +61,7 @@ export async function revokeTokensOfUsedCode(db: Queryable, codeHash: string): P
      SELECT token_jti AS jti FROM used`,
     [codeHash],
   );
-  return rows.length > 0;
+  return rows[0]?.jti ?? null;
 }
 
 /** Deletes codes that expired more than a day ago. */

@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "@slotgate/storage";
 
 /** A developer-center account. */
 export interface DevUserRow {

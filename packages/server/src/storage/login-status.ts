@@ -1,5 +1,5 @@
 import type { AuthorizationStatus } from "@slotgate/protocol";
-import type { Queryable } from "./database.js";
+import type { Queryable } from "@slotgate/storage";
 
 /** The login-status record of one user's authorization of one client. */
 export interface LoginStatusRow {
@@ -12,6 +12,8 @@ export interface StatusChange {
   userId: string;
   clientId: string;
   status: AuthorizationStatus;
+  /** The id of the request that made the change, kept on its outbox row. */
+  requestId?: string | null;
 }
 
 /**
@@ -32,16 +34,18 @@ export async function setLoginStatuses(
        ON CONFLICT (user_id, client_id) DO UPDATE SET status = EXCLUDED.status, updated_at = EXCLUDED.updated_at
        RETURNING user_id, client_id, status, updated_at
      ), o AS (
-       INSERT INTO outbox (topic, target_url, payload, max_attempts)
+       INSERT INTO outbox (topic, target_url, payload, max_attempts, request_id)
        SELECT 'marketplace.login_status', $4,
-              jsonb_build_object('type', 'login_status.changed', 'user_id', user_id::text, 'client_id', client_id,
-                                 'status', status, 'transfer_enabled', status = 'logged_out',
-                                 'timestamp', to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
-              $5
-       FROM s RETURNING id
+              jsonb_build_object('type', 'login_status.changed', 'user_id', s.user_id::text, 'client_id', s.client_id,
+                                 'status', s.status, 'transfer_enabled', s.status = 'logged_out',
+                                 'timestamp', to_char(s.updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+              $5, r.request_id
+       FROM s JOIN unnest($1::bigint[], $2::text[], $6::text[]) AS r(user_id, client_id, request_id)
+         ON r.user_id = s.user_id AND r.client_id = s.client_id
+       RETURNING id
      )
      SELECT s.user_id::text AS user_id, s.client_id, s.updated_at FROM s`,
-    [changes.map((c) => c.userId), changes.map((c) => c.clientId), changes.map((c) => c.status), outbox.marketplaceUrl, outbox.maxAttempts],
+    [changes.map((c) => c.userId), changes.map((c) => c.clientId), changes.map((c) => c.status), outbox.marketplaceUrl, outbox.maxAttempts, changes.map((c) => c.requestId ?? null)],
   );
   return new Map(rows.map((r) => [`${r.user_id}/${r.client_id}`, new Date(r.updated_at)]));
 }

@@ -1,21 +1,18 @@
-import type { Database } from "./database.js";
-
-/** One versioned schema change. Versions only grow; an applied migration is never edited. */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
 
 /**
- * Every migration of the server's one SQL schema, oldest first.
+ * The server's tables (identity, clients, codes, login status, outbox), applied by the one migration
+ * runner of `@slotgate/storage`. The chain service owns and migrates its own (`cs_`) tables.
  *
  * @example
  * ```ts
- * MIGRATIONS.map((m) => m.version); // [1, 2]
+ * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6]
  * ```
  */
-export const MIGRATIONS: readonly Migration[] = [
+export const SERVER_MIGRATIONS: MigrationSet = {
+  table: "schema_migrations",
+  lockKey: 727274,
+  migrations: [
   {
     version: 1,
     name: "identity, clients, codes, status, outbox",
@@ -101,39 +98,146 @@ DROP INDEX IF EXISTS outbox_due;
 CREATE INDEX outbox_due_by_topic ON outbox(topic, next_attempt_at, id) WHERE delivered_at IS NULL AND failed_at IS NULL;
 `,
   },
-];
+  {
+    version: 3,
+    name: "slot-exchange states move to the chain service",
+    // Created on demand by earlier versions when a chain was configured; the chain service keeps the
+    // states of slot exchanges in its own cs_slot_exchange_states now.
+    sql: "DROP TABLE IF EXISTS slot_exchange_states",
+  },
+  {
+    version: 4,
+    name: "client grant types, refresh-token families, device authorizations",
+    sql: `
+ALTER TABLE clients ADD COLUMN grant_types JSONB NOT NULL DEFAULT '["authorization_code"]';
+CREATE TABLE refresh_families (
+  family_id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES clients(client_id),
+  user_id BIGINT NOT NULL REFERENCES end_users(id),
+  first_jti TEXT NOT NULL,
+  expires_at TIMESTAMPTZ NOT NULL,
+  ended_at TIMESTAMPTZ,
+  ended_reason TEXT,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX refresh_families_first_jti ON refresh_families(first_jti);
+CREATE INDEX refresh_families_expires ON refresh_families(expires_at);
+CREATE TABLE refresh_tokens (
+  token_hash TEXT PRIMARY KEY,
+  family_id TEXT NOT NULL REFERENCES refresh_families(family_id) ON DELETE CASCADE,
+  expires_at TIMESTAMPTZ NOT NULL,
+  used_at TIMESTAMPTZ,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX refresh_tokens_family ON refresh_tokens(family_id);
+CREATE TABLE device_authorizations (
+  device_code_hash TEXT PRIMARY KEY,
+  user_code TEXT NOT NULL UNIQUE,
+  client_id TEXT NOT NULL REFERENCES clients(client_id),
+  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'redeemed')),
+  user_id BIGINT REFERENCES end_users(id),
+  interval_seconds INTEGER NOT NULL,
+  last_polled_at TIMESTAMPTZ,
+  expires_at TIMESTAMPTZ NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX device_authorizations_expires ON device_authorizations(expires_at);
+`,
+  },
+  {
+    version: 5,
+    name: "verified mailboxes, identity-provider links, passkeys, sign-in flows",
+    // Accounts created before this migration have no verified mailbox (email_verified_at NULL): their
+    // next sign-in asks for the emailed code first (docs/decisions/identity.md).
+    sql: `
+ALTER TABLE end_users ALTER COLUMN password_hash DROP NOT NULL;
+ALTER TABLE end_users ADD COLUMN email_verified_at TIMESTAMPTZ;
+CREATE TABLE mailbox_challenges (
+  id TEXT PRIMARY KEY,
+  purpose TEXT NOT NULL CHECK (purpose IN ('signup', 'verify', 'link', 'recover')),
+  email TEXT NOT NULL,
+  user_id BIGINT REFERENCES end_users(id),
+  binding TEXT NOT NULL,
+  code_hash TEXT NOT NULL,
+  payload JSONB NOT NULL,
+  attempts INTEGER NOT NULL DEFAULT 0,
+  expires_at TIMESTAMPTZ NOT NULL,
+  consumed_at TIMESTAMPTZ,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX mailbox_challenges_recent ON mailbox_challenges(email, purpose, created_at);
+CREATE INDEX mailbox_challenges_expires ON mailbox_challenges(expires_at);
+CREATE TABLE identity_links (
+  issuer TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  provider_id TEXT NOT NULL,
+  user_id BIGINT NOT NULL REFERENCES end_users(id),
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (issuer, subject)
+);
+CREATE INDEX identity_links_user ON identity_links(user_id);
+CREATE TABLE passkeys (
+  credential_id TEXT PRIMARY KEY,
+  user_id BIGINT NOT NULL REFERENCES end_users(id),
+  public_key TEXT NOT NULL,
+  sign_count BIGINT NOT NULL DEFAULT 0,
+  transports JSONB NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  last_used_at TIMESTAMPTZ
+);
+CREATE INDEX passkeys_user ON passkeys(user_id);
+CREATE TABLE sign_in_flows (
+  id TEXT PRIMARY KEY,
+  kind TEXT NOT NULL,
+  binding TEXT NOT NULL,
+  payload JSONB NOT NULL,
+  expires_at TIMESTAMPTZ NOT NULL,
+  consumed_at TIMESTAMPTZ,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX sign_in_flows_expires ON sign_in_flows(expires_at);
+`,
+  },
+  {
+    version: 6,
+    name: "developer center: client edits, secret rotation, disable/delete, audit, deliveries per client",
+    // Client rows become mutable (docs/decisions/developer-center.md): the previous secret keeps working
+    // until previous_secret_expires_at; disabled_at and deleted_at switch a client off (deleted rows stay,
+    // scrubbed, so the client_id is never reused). Every change is a client_audit row. Outbox rows are
+    // listed per client by payload->>'client_id'.
+    sql: `
+ALTER TABLE clients ADD COLUMN previous_secret_hash TEXT;
+ALTER TABLE clients ADD COLUMN previous_secret_expires_at TIMESTAMPTZ;
+ALTER TABLE clients ADD COLUMN disabled_at TIMESTAMPTZ;
+ALTER TABLE clients ADD COLUMN deleted_at TIMESTAMPTZ;
+CREATE TABLE client_audit (
+  id BIGSERIAL PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES clients(client_id),
+  actor TEXT NOT NULL,
+  action TEXT NOT NULL,
+  detail JSONB NOT NULL,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX client_audit_client ON client_audit(client_id, id);
+CREATE INDEX outbox_by_client ON outbox((payload->>'client_id'), id);
+`,
+  },
+  {
+    version: 7,
+    name: "outbox rows carry the request id that enqueued them",
+    sql: `ALTER TABLE outbox ADD COLUMN request_id TEXT;`,
+  },
+  ],
+};
 
 /**
- * Applies every migration not yet applied, each in its own transaction, under an advisory
- * lock so that several instances starting at once migrate exactly once. Returns the versions applied.
+ * Applies the server's migrations not yet applied ({@link SERVER_MIGRATIONS}); answers the versions applied now.
  *
  * @example
  * ```ts
- * const applied = await migrate(db); // [1] on a fresh database, [] afterwards
+ * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7] on a fresh database, [] afterwards
  * ```
  */
-export async function migrate(db: Database, migrations: readonly Migration[] = MIGRATIONS): Promise<number[]> {
-  await db.query(
-    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
-  );
-  const applied: number[] = [];
-  for (const m of migrations) {
-    const done = await db.transaction(async (tx) => {
-      await tx.query("SELECT pg_advisory_xact_lock(727274)");
-      const rows = await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [m.version]);
-      if (rows.length > 0) return false;
-      for (const statement of splitStatements(m.sql)) await tx.query(statement);
-      await tx.query("INSERT INTO schema_migrations (version, name) VALUES ($1, $2)", [m.version, m.name]);
-      return true;
-    });
-    if (done) applied.push(m.version);
-  }
-  return applied;
-}
-
-function splitStatements(sql: string): string[] {
-  return sql
-    .split(/;\s*\n/)
-    .map((s) => s.trim())
-    .filter((s) => s.length > 0);
+export function migrateServer(db: Database): Promise<number[]> {
+  return migrate(db, SERVER_MIGRATIONS);
 }

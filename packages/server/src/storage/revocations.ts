@@ -1,4 +1,4 @@
-import type { Queryable } from "./database.js";
+import type { Queryable } from "@slotgate/storage";
 
 /** Records a revoked token id (idempotent). */
 export async function insertRevocation(db: Queryable, jti: string, expiresAt: Date, reason: string): Promise<void> {

@@ -1,4 +1,4 @@
-import type { Queryable } from "../storage/database.js";
+import type { Queryable } from "@slotgate/storage";
 import { type CodeRow, consumeCodes } from "../storage/codes.js";
 import { TurnBatcher } from "../storage/turn-batcher.js";
 
@@ -17,14 +17,14 @@ interface Redemption {
  * batch, where it is seen as used (replay).
  */
 export class CodeBatcher {
-  private readonly batcher: TurnBatcher<Redemption, CodeRow & { expired: boolean; token_jti: string }>;
+  private readonly batcher: TurnBatcher<Redemption, CodeRow & { token_jti: string }>;
 
   constructor(db: Queryable, maxBatch = 256) {
     this.batcher = new TurnBatcher({ key: (r) => r.codeHash, write: (batch) => consumeCodes(db, batch), maxBatch });
   }
 
   /** Consumes one code; resolves to its row, or null when it is unknown or already used. */
-  async consume(codeHash: string, token: { jti: string; expiresAt: Date }): Promise<(CodeRow & { expired: boolean }) | null> {
+  async consume(codeHash: string, token: { jti: string; expiresAt: Date }): Promise<CodeRow | null> {
     const row = await this.batcher.submit({ codeHash, jti: token.jti, expiresAt: token.expiresAt });
     return row && row.token_jti === token.jti ? row : null;
   }

@@ -6,12 +6,16 @@ import { hashCode } from "./codes.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { newJti } from "../keys/tokens.js";
 import { type CodeKind, revokeTokensOfUsedCode } from "../storage/codes.js";
+import { familyOfFirstJti } from "../storage/refresh-tokens.js";
+import { endRefreshFamily, startRefreshFamily } from "./refresh-tokens.js";
 
 /** What a successful exchange yields. */
 export interface ExchangeResult {
   userId: string;
   accessToken: string;
   expiresIn: number;
+  /** Present when the exchange was asked to start a refresh-token family. */
+  refreshToken?: string;
 }
 
 function invalidGrant(): SlotgateServerError {
@@ -28,11 +32,12 @@ export function pkceMatches(verifier: string, challenge: string): boolean {
 /**
  * Redeems an authorization code: single use (the consumption and the record of the issued token
  * are one row update, batched with concurrent redemptions by {@link CodeBatcher}), 60 s lifetime (+30 s skew), bound to client, redirect_uri, kind and PKCE.
- * A replayed code revokes the token issued from it and fails with invalid_grant.
+ * A replayed code revokes the token issued from it (and ends its refresh-token family) and fails
+ * with invalid_grant. With `refresh`, the exchange also starts a refresh-token family.
  */
 export async function exchangeCode(
   services: Services,
-  args: { kind: CodeKind; code: string; clientId: string; redirectUri: string; codeVerifier?: string | undefined },
+  args: { kind: CodeKind; code: string; clientId: string; redirectUri: string; codeVerifier?: string | undefined; refresh?: boolean },
 ): Promise<ExchangeResult> {
   const codeHash = hashCode(args.code);
   const jti = newJti();
@@ -41,6 +46,8 @@ export async function exchangeCode(
   if (!row) {
     const replayed = await revokeTokensOfUsedCode(services.db, codeHash);
     if (replayed) {
+      const family = await familyOfFirstJti(services.db, replayed);
+      if (family) await endRefreshFamily(services, family, "code_replayed", true);
       await services.revocations.sync();
       services.log.warn("authorization code replayed; tokens issued from it revoked", { client_id: args.clientId });
     }
@@ -54,6 +61,12 @@ export async function exchangeCode(
   } else if (args.codeVerifier !== undefined) {
     throw invalidGrant();
   }
-  const accessToken = await services.tokens.signAccessToken(row.user_id, row.client_id, jti, expiresAt);
-  return { userId: row.user_id, accessToken, expiresIn: LIMITS.accessTokenLifetimeSeconds };
+  if (!args.refresh) {
+    const accessToken = await services.tokens.signAccessToken(row.user_id, row.client_id, jti, expiresAt);
+    return { userId: row.user_id, accessToken, expiresIn: LIMITS.accessTokenLifetimeSeconds };
+  }
+  const familyId = newJti();
+  const accessToken = await services.tokens.signAccessToken(row.user_id, row.client_id, jti, expiresAt, familyId);
+  const refreshToken = await startRefreshFamily(services, { familyId, clientId: row.client_id, userId: row.user_id, firstJti: jti });
+  return { userId: row.user_id, accessToken, expiresIn: LIMITS.accessTokenLifetimeSeconds, refreshToken };
 }

@@ -1,11 +1,8 @@
 import { PATHS } from "@slotgate/protocol";
 import { tokenTransferSchema } from "@slotgate/protocol/schemas";
-import { type Request, type Response, Router } from "express";
+import { Router } from "express";
 import type { Services } from "../app/services.js";
-import { chainErrors } from "../chain/chain-errors.js";
-import { bearerOf, chainOf } from "../chain/require-chain.js";
-import { jsonBody } from "../http/body.js";
-import { parseInput } from "../http/validate.js";
+import { chainRoute } from "../chain/chain-route.js";
 
 /**
  * `POST /v1/token/transfer` (spec 4.5): an ERC-20 transfer from one of the bearer token's user's
@@ -15,13 +12,9 @@ import { parseInput } from "../http/validate.js";
  */
 export function transferRoutes(services: Services): Router {
   const router = Router();
-  router.post(PATHS.tokenTransfer, jsonBody, async (req: Request, res: Response) => {
-    const chain = chainOf(services);
-    const claims = await bearerOf(services, req);
-    const body = parseInput(tokenTransferSchema, req.body);
-    res.setHeader("Cache-Control", "no-store");
-    res.json(await chain.transferToken(Number(claims.sub), body));
-  });
-  router.use(chainErrors);
+  router.post(
+    PATHS.tokenTransfer,
+    ...chainRoute(services, { caller: "user", schema: tokenTransferSchema }, ({ chain, body, claims, write }) => chain.transferToken(Number(claims!.sub), body, write)),
+  );
   return router;
 }

@@ -1,8 +1,9 @@
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { type Browser, chromium } from "playwright-core";
+import type { Server } from "node:http";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium, serveHtml } from "../support/chromium.js";
 import { randomEmail, registerClient } from "../support/flows.js";
+import { enterMailedCode } from "../support/chromium.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
 /**
@@ -18,17 +19,8 @@ let appOrigin: string;
 
 beforeAll(async () => {
   server = await startTestServer();
-  app = createServer((_req, res) => {
-    res.setHeader("content-type", "text/html");
-    res.end("<!doctype html><title>app callback</title><p id=cb>callback</p>");
-  });
-  await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()));
-  appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  ({ origin: appOrigin, server: app } = await serveHtml("<!doctype html><title>app callback</title><p id=cb>callback</p>"));
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -43,12 +35,14 @@ async function loginWithoutOpener(decision: "approve" | "deny") {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", state, display: "popup" })}`);
+  const email = randomEmail();
   if (decision === "approve") {
-    await page.fill("#email", randomEmail());
+    await page.fill("#email", email);
     await page.fill("#password", "user-password-1");
     await page.check('input[name="intent"]');
   }
-  await page.click(`button[value="${decision}"]`);
+  await page.click(`#email-form button[value="${decision}"]`);
+  if (decision === "approve") await enterMailedCode(page, server.mail, email);
   await page.waitForURL((url) => url.origin === appOrigin, { timeout: 15_000 });
   const landed = new URL(page.url());
   await context.close();

@@ -1,8 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../support/chromium.js";
 import { randomEmail, registerClient } from "../support/flows.js";
+import { enterMailedCode } from "../support/chromium.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
 /**
@@ -32,11 +34,7 @@ async function startApp(): Promise<string> {
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({
-    executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
-    headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -56,13 +54,15 @@ async function popupLogin(openerOrigin: string, redirectUri: string, decision: "
   }, authorizeUrl);
   const [popup] = await Promise.all([page.waitForEvent("popup"), page.click("#login")]);
   await popup.waitForSelector("#email");
+  const email = randomEmail();
   if (decision === "approve") {
-    await popup.fill("#email", randomEmail());
+    await popup.fill("#email", email);
     await popup.fill("#password", "user-password-1");
     await popup.check('input[name="intent"]');
   }
   const closed = popup.waitForEvent("close");
-  await popup.click(`button[value="${decision}"]`);
+  await popup.click(`#email-form button[value="${decision}"]`);
+  if (decision === "approve") await enterMailedCode(popup, server.mail, email);
   await closed;
   await page.waitForTimeout(100);
   const messages = (await page.evaluate(() => (globalThis as unknown as { __messages: unknown[] }).__messages)) as Array<{

@@ -75,7 +75,7 @@ describe("GET /oauth/authorize validation", () => {
     const res = await get({ ...base(), display: "page", foo: "bar" }, "text/html");
     expect(res.status).toBe(200);
     const html = await res.text();
-    expect(html).toContain('<form method="post" action="/oauth/authorize">');
+    expect(html).toContain('<form method="post" action="/oauth/authorize" id="email-form">');
     for (const [k, v] of Object.entries({ ...base(), display: "page" })) {
       expect(html).toContain(`name="${k}" value="${v.replace(/=/g, "&#61;")}"`);
     }
@@ -122,7 +122,7 @@ describe("POST /oauth/authorize", () => {
   it("signs up, approves and redirects with code and state (appending to an existing query)", async () => {
     const browser = new BrowserSession(server.url);
     const page = await browser.open(base());
-    const res = await browser.submit({ ...base(), csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    const res = await browser.submitWithMailbox({ ...base(), csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
     expect(res.status).toBe(302);
     expect(res.location).toMatch(/^https:\/\/app\.example\/callback\?tab=1&code=[A-Za-z0-9_-]{43}&state=st-123$/);
   });
@@ -131,14 +131,14 @@ describe("POST /oauth/authorize", () => {
     const email = randomEmail();
     const browser = new BrowserSession(server.url);
     const page = await browser.open(base());
-    const ok = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    const ok = await browser.submitWithMailbox({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
     expect(ok.status).toBe(302);
     const before = await codes();
     const wrong = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "wrong-password", decision: "approve" });
     expect(wrong.status).toBe(401);
     expect(wrong.html).toContain("Wrong email or password");
     expect(wrong.html).toContain('name="csrf_token"');
-    const taken = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    const taken = await browser.submitWithMailbox({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
     expect(taken.status).toBe(409);
     expect(await codes()).toBe(before);
     const signIn = await browser.submit({ ...base(), csrf_token: page.csrf, email: email.toUpperCase(), password: "user-password-1", decision: "approve" });
@@ -171,7 +171,7 @@ describe("POST /oauth/authorize", () => {
     const params = { ...base(), redirect_uri: "https://popup.example:8443/done", display: "popup" };
     const browser = new BrowserSession(server.url);
     const page = await browser.open(params);
-    const res = await browser.submit({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
     expect(res.status).toBe(200);
     const json = /<script type="application\/json" id="slotgate-result">([^<]+)<\/script>/.exec(res.html)![1]!;
     const result = JSON.parse(json) as { targetOrigin: string; messages: Array<{ from: string; type: string; data: string; state: string }> };
@@ -195,7 +195,7 @@ describe("POST /oauth/authorize", () => {
     const params = { ...base(), redirect_uri: LOOPBACK };
     const browser = new BrowserSession(server.url);
     const page = await browser.open(params);
-    const res = await browser.submit({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
     expect(res.status).toBe(302);
     const loc = new URL(res.location!);
     expect(`${loc.origin}${loc.pathname}`).toBe(LOOPBACK);
@@ -207,5 +207,97 @@ describe("POST /oauth/authorize", () => {
     const days = (new Date(body.expires_at).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
+  });
+});
+
+describe("sign-up proves the mailbox (emailed one-time code)", () => {
+  const users = async (email: string) => server.sql<{ verified: boolean }>("SELECT email_verified_at IS NOT NULL AS verified FROM end_users WHERE email = $1", [email]);
+
+  it("mails a code over SMTP and creates the account only when the code comes back", async () => {
+    const email = randomEmail("mailbox");
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const before = await codes();
+    const step = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    expect(step.status).toBe(200);
+    expect(step.challenge).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(step.html).toContain('name="otp"');
+    expect(step.html).toContain('autocomplete="one-time-code"');
+    expect(step.html).toMatch(/m•••@example\.test/);
+    expect(step.html).not.toContain("slotgate-dev-mailbox"); // mail goes over SMTP here
+    expect(await users(email)).toHaveLength(0);
+    const mail = await server.mail.next(email);
+    expect(mail.subject).toContain("Confirm your email");
+    const code = /\b([0-9]{6})\b/.exec(mail.body)![1]!;
+    expect(step.html).not.toContain(code);
+    const done = await browser.submit({ ...base(), csrf_token: step.csrf!, challenge: step.challenge!, otp: code, decision: "approve" });
+    expect(done.status).toBe(302);
+    expect(done.location).toMatch(/code=[A-Za-z0-9_-]{43}&state=st-123$/);
+    expect(await users(email)).toEqual([{ verified: true }]);
+    expect(await codes()).toBe(before + 1);
+    const replay = await browser.submit({ ...base(), csrf_token: done.csrf ?? step.csrf!, challenge: step.challenge!, otp: code, decision: "approve" });
+    expect(replay.status).toBe(400);
+    expect(replay.html).toContain("already used");
+    expect(await codes()).toBe(before + 1);
+  });
+
+  it("a wrong code shows the code page again (401) and counts; after the limit even the right code is refused (423)", async () => {
+    const email = randomEmail("lockout");
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const step = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    const code = await server.mail.nextCode(email);
+    const wrongCode = code === "000000" ? "000001" : "000000";
+    for (let i = 1; i <= 5; i++) {
+      const wrong = await browser.submit({ ...base(), csrf_token: step.csrf!, challenge: step.challenge!, otp: wrongCode, decision: "approve" });
+      if (i < 5) {
+        expect([wrong.status, wrong.challenge]).toEqual([401, step.challenge]);
+        expect(wrong.html).toContain(`${5 - i} ${5 - i === 1 ? "try" : "tries"} left`);
+      } else expect(wrong.status).toBe(423);
+    }
+    const right = await browser.submit({ ...base(), csrf_token: step.csrf!, challenge: step.challenge!, otp: code, decision: "approve" });
+    expect(right.status).toBe(423);
+    expect(await users(email)).toHaveLength(0);
+  });
+
+  it("a code works only in the browser it was sent to (bound to its CSRF cookie)", async () => {
+    const email = randomEmail("bound");
+    const alice = new BrowserSession(server.url);
+    const page = await alice.open(base());
+    const step = await alice.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    const code = await server.mail.nextCode(email);
+    const mallory = new BrowserSession(server.url);
+    const other = await mallory.open(base());
+    const stolen = await mallory.submit({ ...base(), csrf_token: other.csrf, challenge: step.challenge!, otp: code, decision: "approve" });
+    expect(stolen.status).toBe(400);
+    expect(await users(email)).toHaveLength(0);
+  });
+
+  it("an account without a verified mailbox (from before verification) is asked for a code at sign-in", async () => {
+    const email = randomEmail("legacy");
+    const { hashPassword } = await import("../../src/users/passwords.js");
+    await server.sql("INSERT INTO end_users (email, password_hash, nickname) VALUES ($1, $2, 'legacy')", [email, await hashPassword("user-password-1", { N: 1024, r: 8, p: 1 })]);
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(base());
+    const step = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve" });
+    expect(step.status).toBe(200);
+    expect(step.html).toContain("has not proven its mailbox");
+    const done = await browser.submit({ ...base(), csrf_token: step.csrf!, challenge: step.challenge!, otp: await server.mail.nextCode(email), decision: "approve" });
+    expect(done.status).toBe(302);
+    expect(await users(email)).toEqual([{ verified: true }]);
+  });
+
+  it("someone who signed up with another person's address cannot keep it: the mailbox owner's sign-up takes the account over", async () => {
+    const email = randomEmail("squat");
+    const squatter = new BrowserSession(server.url);
+    const p1 = await squatter.open(base());
+    await squatter.submit({ ...base(), csrf_token: p1.csrf, email, password: "squatter-password", decision: "approve", intent: "signup" });
+    await server.mail.next(email); // the squatter never sees this code
+    const owner = new BrowserSession(server.url);
+    const p2 = await owner.open(base());
+    const done = await owner.submitWithMailbox({ ...base(), csrf_token: p2.csrf, email, password: "owner-password-1", decision: "approve", intent: "signup" });
+    expect(done.status).toBe(302);
+    const again = await squatter.submit({ ...base(), csrf_token: p1.csrf, email, password: "squatter-password", decision: "approve" });
+    expect(again.status).toBe(401);
   });
 });

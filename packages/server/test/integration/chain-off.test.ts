@@ -24,6 +24,7 @@ describe("CHAIN=off", () => {
       ["POST", "/v1/pin/verify"],
       ["POST", "/v1/pin/reset"],
       ["POST", "/v1/pin/recover"],
+      ["POST", "/v1/pin/recover/code"],
       ["POST", "/v1/token/transfer"],
       ["POST", "/idex-platform/exchange_token_owner"],
       ["POST", "/v1/development-api/init_permission_provider"],
@@ -43,20 +44,23 @@ describe("CHAIN=off", () => {
 
 describe("/healthz waits for the chain", () => {
   it("answers 503 while the chain does not answer, 200 once it does", async () => {
-    const { createKeyStore, generateSigningKey, loadConfig, migrate, openDatabase, startServer } = await import("../../src/index.js");
+    const { createKeyStore, generateSigningKey, loadConfig, migrateServer, startServer } = await import("../../src/index.js");
+    const { openDatabase } = await import("@slotgate/storage");
     let up = false;
     const handle: ChainHandle = {
       mode: "rpc",
-      service: {} as ChainService,
+      service: {
+        ready: async () => {
+          if (!up) throw new Error("node down");
+        },
+      } as ChainService,
       devOperator: false,
-      ready: async () => {
-        if (!up) throw new Error("node down");
-      },
+      rpcUrl: null,
       close: async () => undefined,
     };
     const config = loadConfig({ PORT: "0", LOG_LEVEL: "silent", CLIENT_SECRET_PEPPER: "test-pepper-0123456789abcdefghijklmnopqrstuv", SLOTGATE_SEED_DEMO: "off", CHAIN: "off" });
     const db = await openDatabase({});
-    await migrate(db);
+    await migrateServer(db);
     const running = await startServer(config, { resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: [] }, chain: handle });
     try {
       const down = await call(running.url, "GET", "/healthz");

@@ -1,5 +1,6 @@
 import { defineConformanceSuite } from "@slotgate/conformance";
 import { afterAll, beforeAll } from "vitest";
+import { expireDevice } from "../../src/storage/device-authorizations.js";
 import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js";
 
 /**
@@ -9,7 +10,7 @@ import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js
  */
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ CHAIN: "in-process" });
+  server = await startTestServer({ CHAIN: "anvil" });
 });
 afterAll(async () => server?.close());
 
@@ -26,13 +27,17 @@ defineConformanceSuite({
     async enableRelease(cuid) {
       await chain().enableRelease(cuid);
     },
-    async fundSlot({ user_id, xotn }) {
-      await chain().devFundSlot({ user_uuid: Number(user_id), xotn });
+    async fundSlot({ client_id, user_id, xotn, cuid }) {
+      await chain().devFundSlot({ user_uuid: Number(user_id), xotn, cuid, client_id });
     },
     async issueExpiredToken({ user_id, client_id }) {
       const expiresAt = new Date(Date.now() - 120_000);
       return server.slotgate.services.tokens.signAccessToken(user_id, client_id, `expired-${Date.now()}`, expiresAt);
     },
+    async expireDeviceAuthorization(userCode) {
+      if (!(await expireDevice(server.slotgate.services.db, userCode.replace("-", "")))) throw new Error(`no device authorization ${userCode}`);
+    },
   },
+  readMailedCode: (email) => server.mail.nextCode(email),
   features: { contentTokens: true },
 });

@@ -2,7 +2,7 @@ import { encryptHex } from "@slotgate/protocol/crypto";
 import { errorBodySchema } from "@slotgate/protocol/schemas";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { basic, type ChainUser, chainOf, chainSnapshot, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
+import { basic, type ChainUser, chainContracts, chainOf, chainSnapshot, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
@@ -17,10 +17,11 @@ let user: ChainUser;
 let cuid: string;
 let key: string;
 let iv: string;
+let contracts: Awaited<ReturnType<typeof chainContracts>>;
 const OWNER = "0x00000000000000000000000000000000c0ffee02";
 
 beforeAll(async () => {
-  server = await startTestServer({ CHAIN: "in-process" });
+  server = await startTestServer({ CHAIN: "anvil" });
   client = await registerClient(server.url, { blockchain: true });
   user = await newUser(server, client);
   cuid = `ct-${Date.now()}`;
@@ -28,27 +29,67 @@ beforeAll(async () => {
   expect(init.status).toBe(200);
   key = String(init.json["aes_key"]);
   iv = String(init.json["aes_iv"]);
+  contracts = chainContracts(server);
 });
-afterAll(async () => server?.close());
+afterAll(async () => {
+  contracts?.close();
+  await server?.close();
+});
 
 const balance = async () => (await call(server.url, "GET", `/v1/development-api/balance_adex/${user.contentAddress}?cuid=${cuid}`)).json;
 const spend = (payload: Record<string, unknown>) =>
   postBasic(server, client, "/v1/development-api/increase_used_content_token", { encrypted_message: encryptHex(JSON.stringify(payload), key, iv) });
 
-describe("purchases paid by the user's own slot wallet", () => {
-  it("the user approves the purchase agent with a PIN-signed operation; the provider's backend then buys", async () => {
+describe("purchases paid by the user's own slot wallet, with the user's consent for that provider", () => {
+  it("the user consents for the cuid with a PIN-signed operation; the provider's backend then buys, in one transaction", async () => {
     const pin = pinOf("424242");
     const reg = await call(server.url, "POST", "/v1/pin/register", { token: user.token, body: { user_uuid: user.uuid, ...pin } });
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
     await chainOf(server).fundWallet({ user_uuid: user.uuid, xotn: "10000" });
     const refused = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: user.userId, amount: "1000", cuid });
-    expect([refused.status, refused.json["error"]], "no allowance yet").toEqual([409, "insufficient_allowance"]);
-    const approve = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", amount: "5000" } } });
+    expect([refused.status, refused.json["error"]], "no consent yet").toEqual([409, "insufficient_allowance"]);
+    const noCuid = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", amount: "5000" } } });
+    expect([noCuid.status, noCuid.json["error"]], "the consent names its cuid").toEqual([400, "invalid_request"]);
+    const approve = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", cuid, amount: "5000" } } });
     expect(approve.status).toBe(200);
     const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: user.userId, amount: "1000", cuid });
     expect(buy.status).toBe(200);
     expect(buy.json).toMatchObject({ token_amount: "1000", platform_fee: "150", provider_received: "850" });
     expect(await balance()).toMatchObject({ balance: "1000", used_balances: "0" });
+  });
+
+  it("provider B can neither buy with, nor spend, nor release against a user who consented only to provider A", async () => {
+    const clientB = await registerClient(server.url, { blockchain: true });
+    const cuidB = `ctb-${Date.now()}`;
+    const ownerB = "0x00000000000000000000000000000000c0ffee0b";
+    const initB = await postBasic(server, clientB, "/v1/development-api/init_permission_provider", { client_id: clientB.client_id, cuid: cuidB, release_per: 100, owner_addr: ownerB });
+    expect(initB.status).toBe(200);
+    const [keyB, ivB] = [String(initB.json["aes_key"]), String(initB.json["aes_iv"])];
+    const slotXotn = () => contracts.xotn.balanceOf(user.contentAddress);
+    const before = { xotn: await slotXotn(), consentA: await contracts.exchange.purchase_allowance(user.contentAddress, cuid), balance: await balance() };
+    expect(before.consentA).toBeGreaterThan(0n);
+    const asB = (path: string, body: Record<string, unknown>) => postBasic(server, clientB, path, body);
+    const spendB = (payload: Record<string, unknown>) =>
+      asB("/v1/development-api/increase_used_content_token", { encrypted_message: encryptHex(JSON.stringify({ client_id: clientB.client_id, user_dbkey: user.userId, ...payload }), keyB, ivB) });
+    const attempts: Array<[string, Promise<{ status: number; json: Record<string, unknown> }>, number, string]> = [
+      ["buy on B's own cuid", asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid: cuidB }), 409, "insufficient_allowance"],
+      ["buy on A's cuid", asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid }), 404, "provider_not_registered"],
+      ["spend on A's cuid", spendB({ amount: "1", cuid }), 403, "encrypted_message_mismatch"],
+      ["spend on B's cuid", spendB({ amount: "1", cuid: cuidB }), 409, "insufficient_balance"],
+      ["release on A's cuid", asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid, slot: user.contentAddress }), 404, "provider_not_registered"],
+      ["the faucet for A's cuid", asB("/v1/dev/fund_slot", { client_id: clientB.client_id, user_id: user.userId, xotn: "1", cuid }), 404, "provider_not_registered"],
+    ];
+    for (const [what, attempt, status, code] of attempts) {
+      const res = await attempt;
+      expect([res.status, res.json["error"]], what).toEqual([status, code]);
+    }
+    await asB("/v1/dev/enable_release", { client_id: clientB.client_id, cuid: cuidB });
+    const release = await asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid: cuidB, slot: user.contentAddress });
+    expect([release.status, release.json["released_amount"]], "release on B's own cuid").toEqual([200, "0"]);
+    expect({ xotn: await slotXotn(), consentA: await contracts.exchange.purchase_allowance(user.contentAddress, cuid), balance: await balance() }).toEqual(before);
+    expect(await contracts.exchange.purchase_allowance(user.contentAddress, cuidB)).toBe(0n);
+    expect(await contracts.exchange.balance_adex(user.contentAddress, cuidB)).toEqual([0n, 0n]);
+    expect(await contracts.xotn.balanceOf(ownerB)).toBe(0n);
   });
 });
 
@@ -98,9 +139,11 @@ describe("bad input on every development-api endpoint", () => {
       ["/v1/development-api/release_used_balance", { client_id: id, cuid, slot: user.contentAddress }, 409, "release_disabled"],
       ["/v1/development-api/test_encryption", { client_id: id, test_string: 5 }, 400, "invalid_request"],
       ["/v1/development-api/spend_protection", { client_id: id, enabled: "yes" }, 400, "invalid_request"],
-      ["/v1/dev/fund_slot", { client_id: id, user_id: "0", xotn: "5" }, 400, "invalid_request"],
-      ["/v1/dev/fund_slot", { client_id: id, user_id: "999999999", xotn: "5" }, 404, "slot_not_found"],
-      ["/v1/dev/fund_slot", { client_id: id, user_id: user.userId, xotn: "1.5" }, 400, "invalid_request"],
+      ["/v1/dev/fund_slot", { client_id: id, user_id: "0", xotn: "5", cuid }, 400, "invalid_request"],
+      ["/v1/dev/fund_slot", { client_id: id, user_id: "999999999", xotn: "5", cuid }, 404, "slot_not_found"],
+      ["/v1/dev/fund_slot", { client_id: id, user_id: user.userId, xotn: "1.5", cuid }, 400, "invalid_request"],
+      ["/v1/dev/fund_slot", { client_id: id, user_id: user.userId, xotn: "5" }, 400, "invalid_request"],
+      ["/v1/dev/fund_slot", { client_id: id, user_id: user.userId, xotn: "5", cuid: "unregistered-cuid" }, 404, "provider_not_registered"],
       ["/v1/dev/enable_release", { cuid: "" }, 400, "invalid_request"],
       ["/v1/dev/register_slot", { client_id: id, cuid, meta_idx: -2, user_id: user.userId }, 400, "invalid_request"],
     ];
@@ -129,10 +172,11 @@ describe("bad input on every development-api endpoint", () => {
 });
 
 describe("dev-only operator routes (in-process chain)", () => {
-  it("fund_slot gives XOTN and the allowance; enable_release turns release on", async () => {
+  it("fund_slot gives XOTN and the consent for the caller's cuid, no more; enable_release turns release on", async () => {
     const other = await newUser(server, client);
-    const fund = await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: other.userId, xotn: "500" });
-    expect(fund.json).toMatchObject({ success: true, slot: other.contentAddress });
+    const fund = await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: other.userId, xotn: "500", cuid });
+    expect(fund.json).toMatchObject({ success: true, slot: other.contentAddress, cuid });
+    expect(await contracts.exchange.purchase_allowance(other.contentAddress, cuid)).toBe(500n);
     const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: other.userId, amount: "500", cuid });
     expect(buy.status).toBe(200);
     const release = () => postBasic(server, client, "/v1/development-api/release_used_balance", { client_id: client.client_id, cuid, slot: other.contentAddress });

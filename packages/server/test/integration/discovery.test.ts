@@ -30,7 +30,8 @@ describe("discovery and service endpoints", () => {
       token_endpoint: `${server.url}/oauth/token`,
       jwks_uri: `${server.url}/.well-known/jwks.json`,
       code_challenge_methods_supported: ["S256"],
-      grant_types_supported: ["authorization_code"],
+      grant_types_supported: ["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"],
+      device_authorization_endpoint: `${server.url}/oauth/device_authorization`,
     });
   });
 
@@ -38,8 +39,24 @@ describe("discovery and service endpoints", () => {
     const res = await call(server.url, "GET", "/openapi.json");
     const paths = res.json["paths"] as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: object } }> } }>>;
     expect(res.json["openapi"]).toBe("3.0.3");
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/oauth/token", "/v1/oauth/status/login", "/v1/oauth-meta/get_token"]));
+    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/oauth/token", "/v1/oauth/status/login", "/v1/oauth-meta/get_token", "/v1/pin/recover/code", "/oauth/authorize/passkey", "/oauth/idp/callback", "/v1/dev-user/mailbox", "/v1/dev-user/clients/{client_id}", "/v1/dev-user/clients/{client_id}/deliveries/{delivery_id}/retry"]));
+    expect(Object.keys(paths["/v1/dev-user/clients/{client_id}"]!)).toEqual(["patch", "delete"]);
+    expect(Object.keys(paths["/v1/dev-user/clients/{client_id}"]!["patch"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual(["name", "redirect_uris", "download_url", "web_url"]);
+    expect(Object.keys(paths["/v1/pin/recover"]!["post"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual(["user_uuid", "pin_hash", "pin_salt", "recovery_id", "code"]);
     expect(Object.keys(paths["/v1/oauth/status/login"]!["post"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual(["user_id", "client_id"]);
+    // Money-moving writes: the Idempotency-Key header, the 202 pending answer and the lookup to follow it.
+    type Described = { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { headers?: object }> };
+    const described = res.json["paths"] as Record<string, Record<string, Described>>;
+    for (const path of ["/v1/development-api/user_buy_content_token", "/v1/development-api/increase_used_content_token", "/v1/token/transfer", "/v1/pin/verify"]) {
+      const post = described[path]!["post"]!;
+      expect(post.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
+      expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["200", "202", "422", "429"]));
+      expect(Object.keys(post.responses["202"]!.headers!)).toEqual(["Location", "Retry-After"]);
+    }
+    const lookup = described["/v1/chain/writes/{write_id}"]!["get"]!;
+    expect(lookup.parameters).toContainEqual(expect.objectContaining({ name: "write_id", in: "path" }));
+    expect(Object.keys(lookup.responses)).toEqual(expect.arrayContaining(["200", "404"]));
+    expect(described["/v1/oauth/validate"]!["get"]!.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: "Idempotency-Key" }));
   });
 
   it("answers /healthz, 404 not_found for unknown routes, and security headers everywhere", async () => {

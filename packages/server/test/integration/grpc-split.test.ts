@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Database, openDatabase } from "@slotgate/storage";
 import { defineConformanceSuite } from "@slotgate/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startChain, type ChainHandle } from "../../src/chain/start-chain.js";
-import { chainSettingsFromEnv } from "../../src/chain/chain-config.js";
-import { createLogger, openDatabase, runCli, type Database } from "../../src/index.js";
+import { chainSettingsFromEnv } from "../../src/config/chain-env.js";
+import { createLogger, runCli} from "../../src/index.js";
 import { type ChainGrpcServer, serveChainService } from "../../src/grpc/server.js";
 import { connectRemoteChain } from "../../src/grpc/client.js";
 import { newUser, pinOf, postBasic } from "../support/chain-flows.js";
@@ -16,13 +20,17 @@ import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js
  */
 const TOKEN = "grpc-test-token-0123456789abcdefghijkl";
 let chainDb: Database;
+let chainDir: string;
 let chain: ChainHandle;
 let grpcServer: ChainGrpcServer;
 let server: TestServer;
+/** The chain-service process's log lines. */
+const chainLines: string[] = [];
 
 beforeAll(async () => {
   chainDb = await openDatabase({});
-  chain = (await startChain(chainSettingsFromEnv({ CHAIN: "in-process" }), chainDb, () => undefined)) as ChainHandle;
+  chainDir = mkdtempSync(join(tmpdir(), "sg-grpc-chain-"));
+  chain = (await startChain(chainSettingsFromEnv({ CHAIN: "anvil", ANVIL_PORT: "0", CHAIN_KEK: "ab".repeat(32) }), chainDb, { dataDir: chainDir, warn: () => undefined, log: createLogger("debug", (l) => chainLines.push(l)) })) as ChainHandle;
   grpcServer = await serveChainService(chain.service, { host: "127.0.0.1", port: 0, log: createLogger("silent"), token: TOKEN, devChain: true });
   server = await startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN });
 });
@@ -31,6 +39,7 @@ afterAll(async () => {
   await grpcServer?.close();
   await chain?.close();
   await chainDb?.close();
+  if (chainDir) rmSync(chainDir, { recursive: true, force: true });
 });
 
 describe("HTTP server -> gRPC chain service", () => {
@@ -66,11 +75,30 @@ describe("HTTP server -> gRPC chain service", () => {
     expect(moved.json["new_owner"]).toBe(await chain.service.walletAddressFor(to.uuid));
     const again = await call(server.url, "POST", "/idex-platform/exchange_token_owner", { token: from.token, body: { ...body, state: "grpc-state-2" } });
     expect([again.status, again.json["error"]]).toEqual([403, "not_owner"]);
-    expect((await server.sql("SELECT tx_hash FROM slot_exchange_states WHERE from_uuid = $1", [from.userId])).length, "the state token is recorded on the HTTP side").toBe(1);
+    expect((await chainDb.query("SELECT tx_hash FROM cs_slot_exchange_states WHERE from_uuid = $1", [from.userId])).length, "the chain service records the state token").toBe(1);
+  });
+
+  it("the HTTP request's id reaches the chain-service process in the gRPC metadata: its log lines and the write carry it", async () => {
+    const client = await registerClient(server.url, { blockchain: true });
+    const user = await newUser(server, client);
+    const id = `grpc-req-${Date.now()}`;
+    const pin = pinOf("16180");
+    const reg = await call(server.url, "POST", "/v1/pin/register", { token: user.token, body: { user_uuid: user.uuid, ...pin }, headers: { "x-request-id": id } });
+    expect(reg.status).toBe(200);
+    const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
+    const verify = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share }, headers: { "x-request-id": id } });
+    expect([verify.status, verify.headers.get("x-request-id")]).toEqual([200, id]);
+    const lines = chainLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l["request_id"] === id);
+    expect(lines.map((l) => [l["component"], l["msg"], l["method"]])).toEqual(
+      expect.arrayContaining([
+        ["chain-service", "chain-service call", "registerPin"],
+        ["chain-service", "chain write requested", "verifyPin"],
+      ]),
+    );
   });
 
   it("a client without the shared token is refused; an unreachable process is chain_unavailable", async () => {
-    await expect(connectRemoteChain(grpcServer.address, { token: null })).rejects.toMatchObject({ name: "RemoteChainError" });
+    await expect(connectRemoteChain(grpcServer.address, { token: null })).rejects.toMatchObject({ name: "ChainServiceError", code: "service_unavailable" });
     await expect(connectRemoteChain("127.0.0.1:1", { timeoutMs: 2000 })).rejects.toMatchObject({ code: "chain_unavailable" });
   });
 
@@ -79,18 +107,60 @@ describe("HTTP server -> gRPC chain service", () => {
     const err: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
     const env = { CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN, LOG_LEVEL: "silent" };
-    expect(await runCli(["dev", "fund-slot", "--user-id", "424242", "--xotn", "777"], env, io), err.join("\n")).toBe(0);
-    expect(JSON.parse(out.at(-1)!)).toMatchObject({ success: true, user_id: "424242", xotn: "777", slot: await chain.service.contentAddressFor(424242) });
     const cuid = `cli-${Date.now()}`;
     await chain.service.initPermissionProvider({ client_id: "sg_cli_test", cuid, release_per: 10, owner_addr: `0x${"cd".repeat(20)}` });
+    const fund = ["dev", "fund-slot", "--client-id", "sg_cli_test", "--cuid", cuid, "--user-id", "424242", "--xotn", "777"];
+    expect(await runCli(fund, env, io), err.join("\n")).toBe(0);
+    expect(JSON.parse(out.at(-1)!)).toMatchObject({ success: true, user_id: "424242", xotn: "777", slot: await chain.service.contentAddressFor(424242) });
     expect(await runCli(["release", "enable", "--cuid", cuid], env, io), err.join("\n")).toBe(0);
     expect(JSON.parse(out.at(-1)!)).toMatchObject({ success: true, cuid, enabled: true });
     expect(await runCli(["release", "enable", "--cuid", "no-such-cuid"], env, io)).toBe(1);
     expect(JSON.parse(err.at(-1)!)).toMatchObject({ success: false });
     expect(await runCli(["dev", "fund-slot", "--user-id", "x", "--xotn", "1"], env, io)).toBe(2);
+    expect(await runCli(["dev", "fund-slot", "--user-id", "5", "--xotn", "1"], env, io), "no --client-id / --cuid").toBe(2);
     expect(await runCli(["release", "enable", "--cuid", "c"], { CHAIN: "off", LOG_LEVEL: "silent" }, io)).toBe(2);
     expect(err.join("\n")).toContain("CHAIN=off");
   });
+
+  it("provider CLI verbs: status, register-cuid (key printed once), replay-protection, rotate-key — JSON out, audit actor cli", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), "sg-provider-cli-"));
+    const out: string[] = [];
+    const err: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
+    const env = { CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN, LOG_LEVEL: "silent", SLOTGATE_DATA_DIR: dataDir, PROVIDER_KEY_OVERLAP_SECONDS: "60" };
+    const run = async (...argv: string[]) => {
+      const code = await runCli(argv, env, io);
+      return { code, json: code === 0 ? (JSON.parse(out.at(-1)!) as Record<string, unknown>) : {} };
+    };
+    try {
+      expect((await run("migrate")).code).toBe(0);
+      const created = await run("client", "create", "--name", "P", "--redirect-uri", "https://p.example/cb", "--download-url", "https://p.example/dl", "--web-url", "https://p.example/", "--platform", "web", "--blockchain");
+      const clientId = String(created.json["client_id"]);
+      expect((await run("provider", "status", "--client-id", clientId)).json).toMatchObject({ success: true, registered: false, cuids: [] });
+      const cuid = `pcli-${Date.now()}`;
+      const reg = await run("provider", "register-cuid", "--client-id", clientId, "--cuid", cuid, "--release-per", "15", "--owner-addr", `0x${"ab".repeat(20)}`);
+      expect(reg.code, err.join("\n")).toBe(0);
+      expect(reg.json["aes_key"]).toMatch(/^[0-9a-f]{64}$/);
+      expect((await run("provider", "replay-protection", "on", "--client-id", clientId)).json).toMatchObject({ replay_protection: true });
+      const rotated = await run("provider", "rotate-key", "--client-id", clientId);
+      expect(rotated.json["aes_key"]).toMatch(/^[0-9a-f]{64}$/);
+      expect(rotated.json["aes_key"]).not.toBe(reg.json["aes_key"]);
+      const status = (await run("provider", "status", "--client-id", clientId)).json;
+      expect(status).toMatchObject({ registered: true, replay_protection: true, previous_key_valid_until: rotated.json["previous_key_valid_until"] });
+      expect(status["cuids"]).toEqual([expect.objectContaining({ cuid, release_per: 15, release_enabled: false })]);
+      const audit = (await run("client", "audit", "--client-id", clientId)).json["entries"] as Array<{ actor: string; action: string }>;
+      expect(audit.map((e) => e.action).slice(0, 3)).toEqual(["provider.key_rotated", "provider.replay_protection", "provider.cuid_registered"]);
+      expect(audit.every((e) => e.actor === "cli")).toBe(true);
+
+      expect((await runCli(["provider", "register-cuid", "--client-id", clientId, "--cuid", cuid, "--release-per", "x", "--owner-addr", "0x1"], env, io))).toBe(2);
+      expect((await runCli(["provider", "replay-protection", "maybe", "--client-id", clientId], env, io))).toBe(2);
+      expect((await runCli(["provider", "rotate-key"], env, io))).toBe(2);
+      expect((await runCli(["provider", "rotate-key", "--client-id", "sg_unknown"], env, io))).toBe(1);
+      expect(err.at(-1)).toContain("client_not_found");
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
 
 defineConformanceSuite({
@@ -100,9 +170,10 @@ defineConformanceSuite({
     async enableRelease(cuid) {
       await chain.service.enableRelease(cuid);
     },
-    async fundSlot({ user_id, xotn }) {
-      await chain.service.devFundSlot({ user_uuid: Number(user_id), xotn });
+    async fundSlot({ client_id, user_id, xotn, cuid }) {
+      await chain.service.devFundSlot({ user_uuid: Number(user_id), xotn, cuid, client_id });
     },
   },
+  readMailedCode: (email) => server.mail.nextCode(email),
   features: { contentTokens: true },
 });

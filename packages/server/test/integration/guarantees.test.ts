@@ -3,7 +3,7 @@ import { createLogger } from "../../src/index.js";
 import { purgeExpiredCodes } from "../../src/storage/codes.js";
 import { purgeFinished } from "../../src/storage/outbox.js";
 import { authorizeCode, call, devSignup, exchange, randomEmail, registerClient } from "../support/flows.js";
-import { startTestServer, type TestServer } from "../support/harness.js";
+import { attachMail, startTestServer, type TestServer } from "../support/harness.js";
 
 let server: TestServer;
 let client: Awaited<ReturnType<typeof registerClient>>;
@@ -65,11 +65,13 @@ describe("logs", () => {
     const lines: string[] = [];
     const log = createLogger("debug", (l) => lines.push(l));
     const { startServer } = await import("../../src/index.js");
-    const { openDatabase, migrate, createKeyStore, generateSigningKey } = await import("../../src/index.js");
+    const { openDatabase } = await import("@slotgate/storage");
+    const { migrateServer, createKeyStore, generateSigningKey } = await import("../../src/index.js");
     const db = await openDatabase({});
-    await migrate(db);
+    await migrateServer(db);
     const config = server.config;
     const running = await startServer(config, { log, resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: ["test warning"] }, scrypt: { N: 1024, r: 8, p: 1 } });
+    attachMail(running.url, server.mail);
     try {
       const dev = await devSignup(running.url);
       const c = await registerClient(running.url);

@@ -13,7 +13,7 @@ async function userJwt(c: { client_id: string }, redirectUri: string, email = ra
   const params = { client_id: c.client_id, redirect_uri: redirectUri, response_type: "code", state: "s", display: "popup" };
   const browser = new BrowserSession(server.url);
   const page = await browser.open(params);
-  const res = await browser.submit({ ...params, csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+  const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
   const data = JSON.parse(/id="slotgate-result">([^<]+)</.exec(res.html)![1]!) as { messages: Array<{ data: string }> };
   return { jwt: data.messages[0]!.data, email };
 }
@@ -43,6 +43,7 @@ describe("backend SDK flow (spec 4.4)", () => {
     expect(hook!.url.pathname).toBe("/api/slotgate/callback");
     expect(hook!.url.searchParams.get("state")).toBe("corr-1");
     expect(hook!.url.searchParams.get("success")).toBe("1");
+    expect(hook!.headers["x-request-id"], "the callback carries the authorize request's id").toBe(res.headers.get("x-request-id"));
     const code = hook!.url.searchParams.get("code")!;
     const token = await call(server.url, "POST", "/v1/oauth-meta/get_token", {
       body: { client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: callbackUri },
@@ -53,7 +54,7 @@ describe("backend SDK flow (spec 4.4)", () => {
       id: expect.stringMatching(/^[1-9][0-9]*$/),
       token_type: "Bearer",
       expires_in: 3600,
-      content_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      content_address: "", // this server runs without a chain (CHAIN=off): no address to give
       token_nickname: email.split("@")[0],
       tr_cnt: 0,
       code,

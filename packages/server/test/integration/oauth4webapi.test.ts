@@ -27,7 +27,7 @@ async function signIn(authorizationUrl: URL): Promise<URL> {
   const params = Object.fromEntries(authorizationUrl.searchParams);
   const browser = new BrowserSession(server.url);
   const page = await browser.open(params);
-  const res = await browser.submit({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+  const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
   expect(res.status).toBe(302);
   return new URL(res.location!);
 }

@@ -1,70 +1,37 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { HARDHAT_MNEMONIC } from "@slotgate/chain-service";
-import { type DeployResult, deploy } from "@slotgate/contracts";
-import { HDNodeWallet, JsonRpcProvider, Mnemonic, Wallet } from "ethers";
+import { type AnvilProcess, startAnvil } from "@slotgate/chain-service";
+import type { DeployResult } from "@slotgate/contracts";
+import { JsonRpcProvider, Wallet } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../src/index.js";
 import { newUser, pinOf, postBasic } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
+import { deployOnNode } from "../support/rpc-chain.js";
 
 /**
- * Production configuration: the server reaches a JSON-RPC node (`hardhat node` as a child process)
- * with a deployment and keys given in the environment, exactly as an operator configures it.
+ * Production configuration: the server reaches a JSON-RPC node (an Anvil node the test starts, as an
+ * operator's node would be) with a deployment and keys given in the environment, exactly as an
+ * operator configures it.
  */
-const port = 20_000 + Math.floor(Math.random() * 20_000);
-const rpcUrl = `http://127.0.0.1:${port}`;
-const [operatorKey, paymasterSignerKey, bundlerKey] = (() => {
-  const root = HDNodeWallet.fromMnemonic(Mnemonic.fromPhrase(HARDHAT_MNEMONIC), "m/44'/60'/0'/0");
-  return [10, 11, 12].map((i) => root.deriveChild(i).privateKey) as [string, string, string];
-})();
-let node: ChildProcess;
+let node: AnvilProcess;
+let rpcUrl: string;
 let deployed: DeployResult;
 let server: TestServer;
 let env: Record<string, string>;
 const dataDir = mkdtempSync(join(tmpdir(), "slotgate-rpc-cli-"));
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "slotgate-node-"));
-  const config = join(dir, "hardhat.config.cjs");
-  writeFileSync(config, 'module.exports = { networks: { hardhat: { chainId: 31337, hardfork: "cancun" } } };\n');
-  const cli = createRequire(join(process.cwd(), "noop.js")).resolve("hardhat/internal/cli/cli");
-  node = spawn(process.execPath, [cli, "node", "--hostname", "127.0.0.1", "--port", String(port), "--config", config], { cwd: process.cwd(), stdio: ["ignore", "pipe", "pipe"] });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("hardhat node did not start")), 60_000);
-    node.stdout?.on("data", (chunk: Buffer) => {
-      if (chunk.toString().includes("Started HTTP")) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    node.once("exit", (code) => reject(new Error(`hardhat node exited with ${code}`)));
-  });
-  const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1 });
-  deployed = await deploy(new Wallet(operatorKey, provider), { paymasterSigner: new Wallet(paymasterSignerKey).address, paymasterDeposit: 10n ** 19n });
-  provider.destroy();
-  env = {
-    RPC_URL: rpcUrl,
-    CHAIN_KEK: randomBytes(32).toString("hex"),
-    XOTN_ADDRESS: deployed.xotn,
-    EXCHANGE_ADDRESS: deployed.exchange,
-    ENTRYPOINT_ADDRESS: deployed.entryPoint,
-    FACTORY_ADDRESS: deployed.factory,
-    PAYMASTER_ADDRESS: deployed.paymaster,
-    OPERATOR_KEY: operatorKey,
-    PAYMASTER_SIGNER_KEY: paymasterSignerKey,
-    BUNDLER_KEY: bundlerKey,
-  };
+  node = await startAnvil({ port: 0 });
+  rpcUrl = node.rpcUrl;
+  ({ deployed, env } = await deployOnNode(rpcUrl));
   server = await startTestServer({ ...env, CHAIN: "" });
 });
 afterAll(async () => {
   await server?.close();
-  node?.kill();
+  await node?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -86,6 +53,7 @@ describe("RPC_URL configuration", () => {
     const res = await call(server.url, "POST", "/v1/token/transfer", { token: user.token, body: { from_address: data.address, to_address: to, amount: "20", contract_address: deployed.xotn, pin_hash: pin.pin_hash, key_share_user: data.key_share_user } });
     expect(res.status).toBe(200);
     const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1 });
+  // The operator's own keys (not the node's prefunded accounts), funded as an operator funds them.
     const receipt = await provider.getTransactionReceipt(String(res.json["transaction_hash"]));
     provider.destroy();
     expect(receipt?.status).toBe(1);
@@ -100,7 +68,7 @@ describe("RPC_URL configuration", () => {
     const code = await runCli(["release", "enable", "--cuid", cuid], { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
     expect(code, err.join("\n")).toBe(0);
     expect(JSON.parse(out[0]!)).toMatchObject({ success: true, cuid, enabled: true });
-    const fund = await runCli(["dev", "fund-slot", "--user-id", "5", "--xotn", "1"], { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const fund = await runCli(["dev", "fund-slot", "--client-id", client.client_id, "--cuid", cuid, "--user-id", "5", "--xotn", "1"], { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
     expect(fund, "the faucet refuses a real chain").toBe(1);
     expect(JSON.parse(err.at(-1)!)).toMatchObject({ error: "service_unavailable" });
   });

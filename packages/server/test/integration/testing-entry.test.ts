@@ -1,22 +1,21 @@
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
-import pg from "pg";
+import { openDatabase } from "@slotgate/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freeLoopbackPort, type ReferenceServer, startReferenceServer } from "../../src/testing/index.js";
+import { freeLoopbackPort, type ReferenceServer, readMailbox, signUpPlayer, startReferenceServer } from "../../src/testing/index.js";
 
 // @slotgate/server/testing runs the built `slotgate-server` bin (dist/cli.js) as a child process: on the embedded
 // database in the pglite project, on a fresh PostgreSQL schema in the postgres project.
 const PG_URL = process.env["SLOTGATE_TEST_DB"] === "postgres" ? process.env["SLOTGATE_TEST_PG_URL"] : undefined;
-const schema = `sg_testing_${randomBytes(6).toString("hex")}`;
 
-async function sql(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
+/** The schemas of reference servers in the PostgreSQL database. */
+async function referenceSchemas(): Promise<string[]> {
+  const db = await openDatabase({ databaseUrl: PG_URL, poolSize: 1 });
   try {
-    await client.query(text);
+    return (await db.query<{ name: string }>("SELECT nspname AS name FROM pg_namespace WHERE nspname LIKE 'sg_reference_%'")).map((r) => r.name);
   } finally {
-    await client.end();
+    await db.close();
   }
 }
 
@@ -34,16 +33,9 @@ describe("@slotgate/server/testing", () => {
   let listedBefore: unknown;
 
   beforeAll(async () => {
-    let database: string | undefined;
-    if (PG_URL) {
-      await sql(`CREATE SCHEMA ${schema}`);
-      const url = new URL(PG_URL);
-      url.searchParams.set("options", `-c search_path=${schema}`);
-      database = url.toString();
-    }
     server = await startReferenceServer({
       chain: "off",
-      ...(database ? { database } : {}),
+      ...(PG_URL ? { database: PG_URL } : {}),
       env: { LOG_LEVEL: "warn", RATE_LIMIT: "off", SLOTGATE_SEED_DEMO: "false" },
       before(run) {
         created = run(["client", "create", "--name", "Testing entry", "--redirect-uri", "http://127.0.0.1:9/cb", "--download-url", "https://game.example/dl", "--web-url", "https://game.example", "--platform", "web"]);
@@ -53,7 +45,6 @@ describe("@slotgate/server/testing", () => {
   }, 120_000);
   afterAll(async () => {
     await server?.close();
-    if (PG_URL) await sql(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   });
 
   it("freeLoopbackPort gives a port that can be bound on 127.0.0.1", async () => {
@@ -83,6 +74,18 @@ describe("@slotgate/server/testing", () => {
     }
   }, 60_000);
 
+  it("signUpPlayer signs a player up through the form and the development mailbox (no SMTP_URL): the code mail is in the data directory", async () => {
+    const email = `player-${randomBytes(4).toString("hex")}@example.test`;
+    const client = created as { client_id: string };
+    const res = await signUpPlayer(server.url, server.dataDir, { client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/cb", state: "s-1", email, password: "player-password-1" });
+    expect(res.status).toBe(302);
+    expect(new URL(res.headers.get("location")!).searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const mails = readMailbox(server.dataDir, { to: email });
+    expect(mails).toHaveLength(1);
+    expect(mails[0]).toMatchObject({ to: email, subject: expect.stringContaining("Confirm your email") });
+    expect(mails[0]!.text).toMatch(/sign-up code is [0-9]{6}/);
+  });
+
   it("runs with CHAIN=off", async () => {
     expect(await (await fetch(`${server.url}/healthz`)).json()).toMatchObject({ status: "ok", chain: "off" });
   });
@@ -91,9 +94,12 @@ describe("@slotgate/server/testing", () => {
     await expect(server.run(["client", "nonsense"])).rejects.toThrow(/slotgate-server client nonsense/);
   });
 
-  it("close() stops the server, removes the data directory and frees the port", async () => {
+  it("close() stops the server, removes the data directory (and its PostgreSQL schema) and frees the port", async () => {
     const port = Number(new URL(server.url).port);
+    if (PG_URL) expect(await referenceSchemas()).toContain(server.schema);
+    else expect(server.schema).toBeNull();
     await server.close();
+    if (PG_URL) expect(await referenceSchemas()).not.toContain(server.schema);
     expect(existsSync(server.dataDir)).toBe(false);
     expect(await fetch(`${server.url}/healthz`).then(() => "answered", () => "refused")).toBe("refused");
     expect(await canListen(port)).toBe(true);

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { startInProcessChain } from "@slotgate/chain-service";
-import { Contract } from "ethers";
+import { Contract, JsonRpcProvider } from "ethers";
+import { type SlotgateContracts, connectContracts } from "@slotgate/contracts";
 import { expect } from "vitest";
 import type { TestServer } from "./harness.js";
 import { authorizeCode, call, exchange, type registerClient } from "./flows.js";
@@ -23,7 +23,7 @@ export interface ChainUser {
 export type TestClient = Awaited<ReturnType<typeof registerClient>>;
 
 /** Signs a user up on a blockchain client and exchanges the code. */
-export async function newUser(server: TestServer, client: TestClient): Promise<ChainUser> {
+export async function newUser(server: { url: string }, client: TestClient): Promise<ChainUser> {
   const { code, email, password } = await authorizeCode(server.url, client);
   const res = await exchange(server.url, client, code);
   expect(res.status).toBe(200);
@@ -37,7 +37,7 @@ export function basic(client: { client_id: string; client_secret: string }): Rec
 }
 
 /** POST JSON with HTTP Basic client credentials. */
-export function postBasic(server: TestServer, client: { client_id: string; client_secret: string }, path: string, body: unknown) {
+export function postBasic(server: { url: string }, client: { client_id: string; client_secret: string }, path: string, body: unknown) {
   return call(server.url, "POST", path, { body, headers: basic(client) });
 }
 
@@ -48,11 +48,24 @@ export function chainOf(server: TestServer) {
   return handle.service;
 }
 
-/** XOTN balance of an address, read from the in-process chain. */
+/** XOTN balance of an address, read from the server's development chain over its JSON-RPC URL. */
 export async function xotnBalance(server: TestServer, address: string): Promise<bigint> {
-  const { provider } = await startInProcessChain();
-  const xotn = new Contract(chainOf(server).addresses.xotn, ["function balanceOf(address) view returns (uint256)"], provider);
-  return (await xotn.getFunction("balanceOf")(address)) as bigint;
+  const provider = new JsonRpcProvider(server.slotgate.services.chain?.rpcUrl as string, undefined, { cacheTimeout: -1, staticNetwork: true });
+  try {
+    const xotn = new Contract(chainOf(server).addresses.xotn, ["function balanceOf(address) view returns (uint256)"], provider);
+    return (await xotn.getFunction("balanceOf")(address)) as bigint;
+  } finally {
+    provider.destroy();
+  }
+}
+
+/**
+ * The deployed contracts of a test server's development chain, read-only over its JSON-RPC URL (to check
+ * what the chain says); `close()` releases the connection.
+ */
+export function chainContracts(server: TestServer): SlotgateContracts & { close(): void } {
+  const provider = new JsonRpcProvider(server.slotgate.services.chain?.rpcUrl as string, undefined, { cacheTimeout: -1, staticNetwork: true });
+  return { ...connectContracts(chainOf(server).addresses, provider), close: () => provider.destroy() };
 }
 
 /** Digest of every chain-service record the HTTP layer can change (to assert that nothing changed). */
@@ -65,7 +78,8 @@ export async function chainSnapshot(server: TestServer): Promise<string> {
        (SELECT string_agg(client_id || replay_protection::text, ',' ORDER BY client_id) FROM cs_providers),
        (SELECT string_agg(cuid || client_id, ',' ORDER BY cuid) FROM cs_provider_cuids),
        (SELECT string_agg(client_id || nonce, ',' ORDER BY client_id, nonce) FROM cs_spend_nonces),
-       (SELECT string_agg(from_uuid || state_hash || coalesce(tx_hash, '-'), ',' ORDER BY from_uuid, state_hash) FROM slot_exchange_states)
+       (SELECT string_agg(from_uuid || state_hash || coalesce(tx_hash, '-'), ',' ORDER BY from_uuid, state_hash) FROM cs_slot_exchange_states),
+       (SELECT count(*)::text FROM cs_writes)
      )) AS digest`,
   );
   return rows[0]!.digest;

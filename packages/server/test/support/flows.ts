@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ClientRegistrationResponse } from "@slotgate/protocol";
 import { expect } from "vitest";
+import { mailOf } from "./harness.js";
 
 /** A random email for isolation between tests and runs. */
 export function randomEmail(prefix = "user"): string {
@@ -40,7 +41,7 @@ export async function devSignup(base: string): Promise<{ token: string; email: s
 /** Registers a client application for a fresh developer. */
 export async function registerClient(
   base: string,
-  overrides: Partial<{ redirect_uris: string[]; blockchain: boolean; platform: string; name: string }> = {},
+  overrides: Partial<{ redirect_uris: string[]; blockchain: boolean; platform: string; name: string; web_url: string; grant_types: string[] }> = {},
 ): Promise<ClientRegistrationResponse & { devToken: string }> {
   const dev = await devSignup(base);
   const res = await call(base, "POST", "/v1/dev-user/clients", {
@@ -49,9 +50,10 @@ export async function registerClient(
       name: overrides.name ?? "Test app",
       redirect_uris: overrides.redirect_uris ?? ["https://app.example/callback"],
       download_url: "https://app.example/download",
-      web_url: "https://app.example/",
+      web_url: overrides.web_url ?? "https://app.example/",
       platform: overrides.platform ?? "web",
       blockchain: overrides.blockchain ?? false,
+      ...(overrides.grant_types ? { grant_types: overrides.grant_types } : {}),
     },
   });
   expect(res.status).toBe(201);
@@ -82,7 +84,24 @@ export class BrowserSession {
       body: new URLSearchParams(fields).toString(),
       redirect: "manual",
     });
-    return { status: res.status, location: res.headers.get("location"), html: await res.text(), headers: res.headers };
+    const setCookie = res.headers.get("set-cookie");
+    if (setCookie && cookie === this.cookie) this.cookie = setCookie.split(";")[0]!;
+    const html = await res.text();
+    const challenge = /name="challenge" value="([^"]+)"/.exec(html)?.[1] ?? null;
+    const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? null;
+    return { status: res.status, location: res.headers.get("location"), html, headers: res.headers, challenge, csrf };
+  }
+
+  /**
+   * Submits the email form and, when the server answers with the mailbox step, the emailed code
+   * (read from the test server's SMTP sink): what a person does to sign up.
+   */
+  async submitWithMailbox(fields: Record<string, string>) {
+    const first = await this.submit(fields);
+    if (!first.challenge) return first;
+    const code = await mailOf(this.base).nextCode(fields["email"]!);
+    const { email: _e, password: _p, intent: _i, ...params } = fields;
+    return this.submit({ ...params, csrf_token: first.csrf!, challenge: first.challenge, otp: code, decision: "approve" });
   }
 }
 
@@ -114,7 +133,7 @@ export async function authorizeCode(
   const browser = new BrowserSession(base);
   const page = await browser.open(params);
   expect(page.status).toBe(200);
-  const res = await browser.submit({ ...params, csrf_token: page.csrf, email, password, decision: "approve", ...(opts.signup === false ? {} : { intent: "signup" }) });
+  const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email, password, decision: "approve", ...(opts.signup === false ? {} : { intent: "signup" }) });
   expect(res.status).toBe(302);
   const location = new URL(res.location!);
   expect(location.searchParams.get("state")).toBe(state);
@@ -127,4 +146,14 @@ export async function exchange(base: string, client: { client_id: string; client
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, client_id: client.client_id, client_secret: client.client_secret, ...extra }).toString(),
   });
+}
+
+/**
+ * Whether the token endpoint accepts `secret` as the client's secret: with a bogus code a known client
+ * gets invalid_grant, a wrong secret (or a disabled client) invalid_client.
+ */
+export async function clientSecretAccepted(base: string, client: { client_id: string; redirect_uris: string[] }, secret: string): Promise<boolean> {
+  const res = await exchange(base, { ...client, client_secret: secret }, "bogus-code");
+  expect([400, 401]).toContain(res.status);
+  return res.json["error"] === "invalid_grant";
 }

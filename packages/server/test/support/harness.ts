@@ -1,7 +1,13 @@
+import { openDatabase } from "@slotgate/storage";
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
-import { type ServerConfig, createKeyStore, generateSigningKey, loadConfig, migrate, openDatabase, type RunningServer, startServer } from "../../src/index.js";
+import { type Logger, type ServerConfig, createKeyStore, generateSigningKey, loadConfig, migrateServer, type RunningServer, startServer } from "../../src/index.js";
 import type { PrivateJwk } from "../../src/keys/key-store.js";
+import { readMailbox, waitForMailedCode } from "../../src/testing/index.js";
+import { type SmtpSink, startSmtpSink } from "./smtp.js";
 
 /** Which database this test process runs on (set per vitest project). */
 export const TEST_DB = (process.env["SLOTGATE_TEST_DB"] ?? "pglite") as "pglite" | "postgres";
@@ -12,16 +18,53 @@ export const TEST_SCRYPT = { N: 1024, r: 8, p: 1 };
 
 export interface TestServer extends RunningServer {
   config: ServerConfig;
+  /** The real SMTP server (smtp-server, in process) the test server mails its one-time codes to. */
+  mail: SmtpSink;
   /** Runs SQL against the server's database (to assert that nothing changed). */
   sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
+/** Where a test reads the codes a server mails: its SMTP sink, or a development mailbox. */
+export interface MailedCodes {
+  nextCode(to: string): Promise<string>;
+}
+
+const mailboxes = new Map<string, MailedCodes>();
+
+/** The codes in a server's development mailbox (`{dataDir}/mailbox`, no SMTP_URL), each read once. */
+export function devMailboxCodes(dataDir: string): MailedCodes {
+  const seen = new Map<string, string>();
+  return {
+    async nextCode(to) {
+      const after = seen.get(to);
+      const code = await waitForMailedCode(dataDir, to, after === undefined ? {} : { after });
+      seen.set(to, readMailbox(dataDir, { to, limit: 1 })[0]!.id);
+      return code;
+    },
+  };
+}
+
+/** Lets {@link mailOf} find `sink` for a server at `base` that a test started itself (with the harness's SMTP_URL). */
+export function attachMail(base: string, sink: MailedCodes): void {
+  mailboxes.set(base, sink);
+}
+
+/** The SMTP sink of the test server at `base` (for flows that only know the URL). */
+export function mailOf(base: string): MailedCodes {
+  const sink = mailboxes.get(base);
+  if (!sink) throw new Error(`no test server with mail at ${base}`);
+  return sink;
 }
 
 /**
  * Boots the real server on 127.0.0.1:0 on the project's database: an in-memory PGlite, or a
  * fresh PostgreSQL schema that is dropped on close (so runs are independent).
  */
-export async function startTestServer(env: Record<string, string> = {}, keys?: PrivateJwk[]): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, keys?: PrivateJwk[], options: { log?: Logger } = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "sg-test-server-"));
+  const mail = await startSmtpSink();
   const config = loadConfig({
+    SMTP_URL: mail.url,
     PORT: "0",
     HOST: "127.0.0.1",
     LOG_LEVEL: "silent",
@@ -29,22 +72,29 @@ export async function startTestServer(env: Record<string, string> = {}, keys?: P
     OUTBOX_POLL_MS: "50",
     REVOCATION_POLL_MS: "100",
     SLOTGATE_SEED_DEMO: "off",
-    CHAIN: "off", // suites that need the chain pass CHAIN: "in-process" (one chain per test file)
+    CHAIN: "off", // suites that need the chain pass CHAIN: "anvil" (one development chain per test server)
+    ANVIL_PORT: "0",
+    SLOTGATE_DATA_DIR: dataDir,
     RATE_LIMIT: "off",
     ...env,
   });
   const schema = `sg_test_${randomBytes(6).toString("hex")}`;
   const db =
     TEST_DB === "postgres" ? await openDatabase({ databaseUrl: PG_URL, schema, poolSize: 5 }) : await openDatabase({});
-  await migrate(db);
+  await migrateServer(db);
   const keyStore = await createKeyStore(keys ?? [await generateSigningKey()]);
-  const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT });
+  const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT, ...(options.log ? { log: options.log } : {}) });
+  mailboxes.set(running.url, mail);
   return {
     ...running,
     config,
+    mail,
     sql: (text, params) => db.query(text, params),
     async close() {
+      mailboxes.delete(running.url);
       await running.close();
+      rmSync(dataDir, { recursive: true, force: true });
+      await mail.close();
       if (TEST_DB === "postgres") {
         const client = new pg.Client({ connectionString: PG_URL });
         await client.connect();

@@ -18,7 +18,7 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
   it("migrate, dev-user create, client create (id + one-time secret as JSON), client list, keys rotate", async () => {
     const migrate = await run("migrate");
     expect(migrate.code).toBe(0);
-    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2], database: "pglite" });
+    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7], database: "pglite" });
     expect(JSON.parse((await run("migrate")).out).applied).toEqual([]);
 
     const dev = await run("dev-user", "create", "--email", "ops@example.test", "--password", "ops-password-1");
@@ -29,10 +29,12 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
     const created = await run(
       "client", "create", "--name", "Game", "--redirect-uri", "https://g.example/cb", "--redirect-uri", "http://127.0.0.1:7777/callback",
       "--download-url", "https://g.example/dl", "--web-url", "https://g.example/", "--platform", "game", "--blockchain", "--owner", "ops@example.test",
+      "--grant-type", "refresh_token", "--grant-type", "urn:ietf:params:oauth:grant-type:device_code",
     );
     expect(created.code).toBe(0);
     const client = JSON.parse(created.out) as Record<string, unknown>;
     expect(client).toMatchObject({ success: true, platform: "game", blockchain: true, redirect_uris: ["https://g.example/cb", "http://127.0.0.1:7777/callback"] });
+    expect(client["grant_types"]).toEqual(["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]);
     expect(client["client_id"]).toMatch(/^sg_/);
     expect(client["client_secret"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
 
@@ -62,5 +64,47 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
     const again = await run("dev-user", "create", "--email", "ops@example.test", "--password", "ops-password-1");
     expect(again.code).toBe(1);
     expect(again.err).toContain("email_taken");
+  }, 60_000);
+
+  it("manages a client: update, rotate-secret, disable, enable, audit, deliveries, delete — JSON out, bad input exit 2, others' clients refused", async () => {
+    const created = JSON.parse(
+      (await run("client", "create", "--name", "Managed", "--redirect-uri", "https://m.example/cb", "--download-url", "https://m.example/dl", "--web-url", "https://m.example/", "--platform", "web", "--owner", "ops@example.test")).out,
+    ) as { client_id: string; client_secret: string };
+    const id = created.client_id;
+    const updated = await run("client", "update", "--client-id", id, "--redirect-uri", "https://m.example/cb2", "--name", "Managed 2");
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.out)).toMatchObject({ success: true, client_id: id, name: "Managed 2", redirect_uris: ["https://m.example/cb2"] });
+    const rotated = JSON.parse((await run("client", "rotate-secret", "--client-id", id, "--owner", "ops@example.test")).out) as Record<string, unknown>;
+    expect(rotated["client_secret"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(rotated["client_secret"]).not.toBe(created.client_secret);
+    expect(Date.parse(String(rotated["previous_secret_valid_until"])) - Date.now()).toBeGreaterThan(86_000_000);
+    expect(JSON.parse((await run("client", "disable", "--client-id", id)).out)).toMatchObject({ disabled: true });
+    expect(JSON.parse((await run("client", "enable", "--client-id", id)).out)).toMatchObject({ disabled: false });
+    const audit = JSON.parse((await run("client", "audit", "--client-id", id)).out) as { entries: Array<{ actor: string; action: string }> };
+    expect(audit.entries.map((e) => e.action)).toEqual(["client.enabled", "client.disabled", "secret.rotated", "client.updated", "client.registered"]);
+    expect(audit.entries.every((e) => e.actor === "cli")).toBe(true);
+    expect(JSON.parse((await run("client", "deliveries", "--client-id", id)).out)).toEqual({ success: true, deliveries: [] });
+    const missing = await run("client", "retry-delivery", "--client-id", id, "--delivery-id", "42");
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain("delivery_not_found");
+
+    const bad = await run("client", "update", "--client-id", id, "--redirect-uri", "javascript:alert(1)");
+    expect(bad.code).toBe(2);
+    expect(bad.err).toContain("redirect_uris.0");
+    expect((await run("client", "update", "--client-id", id)).code).toBe(2);
+    expect((await run("client", "disable")).code).toBe(2);
+    expect((await run("client", "retry-delivery", "--client-id", id, "--delivery-id", "x")).code).toBe(2);
+    await run("dev-user", "create", "--email", "other@example.test", "--password", "other-password-1");
+    const foreign = await run("client", "disable", "--client-id", id, "--owner", "other@example.test");
+    expect(foreign.code).toBe(1);
+    expect(foreign.err).toContain("client_not_found");
+    const list = JSON.parse((await run("client", "list")).out) as { clients: Array<{ client_id: string; name: string; disabled: boolean }> };
+    expect(list.clients.find((c) => c.client_id === id)).toMatchObject({ name: "Managed 2", disabled: false });
+
+    expect(JSON.parse((await run("client", "delete", "--client-id", id)).out)).toEqual({ success: true, client_id: id, deleted: true });
+    expect((JSON.parse((await run("client", "list")).out) as { clients: Array<{ client_id: string }> }).clients.map((c) => c.client_id)).not.toContain(id);
+    const gone = await run("client", "audit", "--client-id", id);
+    expect(gone.code).toBe(1);
+    expect(gone.err).toContain("client_not_found");
   }, 60_000);
 });

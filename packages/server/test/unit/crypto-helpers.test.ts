@@ -1,9 +1,9 @@
 import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ClientSecrets } from "../../src/dev-center/client-secrets.js";
+import { ClientSecrets } from "../../src/clients/client-secrets.js";
 import { escapeHtml, jsonForScript } from "../../src/http/html.js";
-import { DerivedWalletDirectory, signWebhook } from "../../src/index.js";
+import { signWebhook } from "../../src/index.js";
 import { pkceMatches } from "../../src/token/code-exchange.js";
 import { hashPassword, verifyPassword } from "../../src/users/passwords.js";
 
@@ -70,16 +70,5 @@ describe("HTML output", () => {
         expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(v)));
       }),
     );
-  });
-});
-
-describe("interim wallet directory (spec 2.6)", () => {
-  it("derives a deterministic checksummed address per (user, client)", async () => {
-    const a = new DerivedWalletDirectory("k".repeat(64));
-    const first = await a.contentAddressFor("1", "sg_a");
-    expect(first).toMatch(/^0x[0-9a-fA-F]{40}$/);
-    expect(await new DerivedWalletDirectory("k".repeat(64)).contentAddressFor("1", "sg_a")).toBe(first);
-    expect(await a.contentAddressFor("2", "sg_a")).not.toBe(first);
-    expect(await a.contentAddressFor("1", "sg_b")).not.toBe(first);
   });
 });

@@ -1,15 +1,13 @@
 import { expect, it } from "vitest";
 import * as server from "../../src/index.js";
+import * as testing from "../../src/testing/index.js";
 
 it("keeps the public surface visible in review", () => {
   expect(Object.keys(server).sort()).toMatchInlineSnapshot(`
     [
       "ConfigError",
-      "DerivedWalletDirectory",
-      "MIGRATIONS",
-      "RemoteChainError",
+      "SERVER_MIGRATIONS",
       "SlotgateServerError",
-      "chainDatabaseOf",
       "chainSettingsFromEnv",
       "connectRemoteChain",
       "createApp",
@@ -17,9 +15,10 @@ it("keeps the public surface visible in review", () => {
       "createLogger",
       "generateSigningKey",
       "loadConfig",
-      "migrate",
-      "openDatabase",
+      "logChainWarning",
+      "migrateServer",
       "openResources",
+      "openServerDatabase",
       "runCli",
       "serveChainService",
       "signWebhook",
@@ -27,4 +26,8 @@ it("keeps the public surface visible in review", () => {
       "startServer",
     ]
   `);
+});
+
+it("keeps the testing entry's surface visible in review", () => {
+  expect(Object.keys(testing).sort()).toEqual(["freeLoopbackPort", "readMailbox", "signUpPlayer", "startLocalIdentityProvider", "startReferenceServer", "waitForMailedCode"]);
 });

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { type ReferenceServer, startReferenceServer as startServer } from "@slotgate/server/testing";
+import { type ReferenceServer, signUpPlayer, startReferenceServer as startServer } from "@slotgate/server/testing";
 import type { E2eTarget } from "./target.js";
 
 async function waitForHealth(base: string): Promise<void> {
@@ -14,7 +14,8 @@ async function waitForHealth(base: string): Promise<void> {
 /**
  * The real reference server (@slotgate/server), seeded through its public HTTP API only.
  *
- * - `SLOTGATE_E2E_BASE_URL` set: use that running server.
+ * - `SLOTGATE_E2E_BASE_URL` set: use that running server (with `SLOTGATE_E2E_DATA_DIR`, its data directory, whose
+ *   development mailbox holds the sign-up codes).
  * - otherwise: `slotgate-server start` through @slotgate/server/testing (a free port on 127.0.0.1 and a
  *   fresh `SLOTGATE_DATA_DIR`, removed on close), waiting for `GET /healthz` 200.
  */
@@ -64,24 +65,10 @@ export async function startReferenceServer(): Promise<E2eTarget> {
       if (!seedClient) throw new Error("register a client before creating end users");
       const email = `player-${randomBytes(6).toString("hex")}@example.test`;
       const password = randomBytes(12).toString("base64url");
-      const params = {
-        client_id: seedClient.clientId,
-        redirect_uri: seedClient.redirectUri,
-        response_type: "code",
-        state: randomBytes(8).toString("hex"),
-      };
-      const page = await call(`/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept: "text/html" } });
-      const html = await page.text();
-      const input = /<input[^>]*name="csrf_token"[^>]*>/.exec(html)?.[0] ?? "";
-      const csrf = /value="([^"]*)"/.exec(input)?.[1];
-      const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-      if (!csrf) throw new Error("authorize page has no csrf_token input");
-      await call("/oauth/authorize", {
-        method: "POST",
-        redirect: "manual",
-        headers: { "content-type": "application/x-www-form-urlencoded", cookie, accept: "text/html" },
-        body: new URLSearchParams({ ...params, csrf_token: csrf, email, password, decision: "approve", intent: "signup" }),
-      });
+      const dataDir = server?.dataDir ?? process.env["SLOTGATE_E2E_DATA_DIR"];
+      if (!dataDir) throw new Error("set SLOTGATE_E2E_DATA_DIR to the external server's data directory (its development mailbox has the sign-up codes)");
+      const res = await signUpPlayer(service, dataDir, { client_id: seedClient.clientId, redirect_uri: seedClient.redirectUri, state: randomBytes(8).toString("hex"), email, password });
+      if (res.status !== 302) throw new Error(`sign-up answered ${res.status}`);
       return { email, password };
     },
     async close() {

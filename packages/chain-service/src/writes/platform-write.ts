@@ -1,0 +1,59 @@
+import type { ServiceContext } from "../context.js";
+import { revertError, specificError } from "../chain/revert-error.js";
+import type { CallAnswer } from "./answers.js";
+import type { WriteEffects } from "./effects.js";
+import { type PendingWrite, type WriteIdentity, requestHash } from "./engine.js";
+import type { CallPayload } from "./operator-planner.js";
+
+/** One transaction a platform key sends for a request. */
+export interface PlatformCall {
+  to: string;
+  data: string;
+  /** How the endpoint's answer is read from the receipt. */
+  answer: CallAnswer;
+  /** Bookkeeping when it lands or fails. */
+  effects?: WriteEffects;
+}
+
+/**
+ * @internal The identity of a platform-internal write (start-up, operator commands, development
+ * funding): no idempotency key, owned by the platform.
+ *
+ * @example
+ * ```ts
+ * await platformWrite(ctx, platformIdentity("enableRelease", [cuid]), call);
+ * ```
+ */
+export function platformIdentity(method: string, args: readonly unknown[]): WriteIdentity {
+  return { scope: "platform", idempotencyKey: null, requestHash: requestHash(method, args) };
+}
+
+/**
+ * @internal Sends a platform key's transaction for a request, exactly once (a repeat under the same
+ * idempotency key is answered at the surface, and at worst finds the earlier write when it records): the call is estimated first (a call that would revert
+ * is refused with its specific error and nothing is recorded), recorded as a durable write that the
+ * key's writer sends, and waited for. Answers the endpoint's answer, or a {@link PendingWrite} when it
+ * did not land within the wait.
+ */
+export async function platformWrite<T extends Record<string, unknown>>(
+  ctx: ServiceContext,
+  identity: WriteIdentity,
+  call: PlatformCall,
+): Promise<T | PendingWrite> {
+  try {
+    await ctx.provider.estimateGas({ from: ctx.signers.operator, to: call.to, data: call.data });
+  } catch (error) {
+    throw specificError(revertError(error));
+  }
+  const payload: CallPayload = { to: call.to, data: call.data, answer: call.answer, ...(call.effects ? { effects: call.effects } : {}) };
+  const record = await ctx.writes.record({
+    kind: "call",
+    signer: ctx.signers.operator,
+    scope: identity.scope,
+    idempotencyKey: identity.idempotencyKey,
+    requestHash: identity.requestHash,
+    payload: payload as unknown as Record<string, unknown>,
+    requestId: identity.requestId ?? null,
+  });
+  return ctx.writes.outcome<T>(record);
+}

@@ -1,0 +1,147 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { Wallet } from "ethers";
+import { isPendingWrite } from "@slotgate/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChainServiceError } from "../src/index.js";
+import { serviceOver } from "../src/surface.js";
+import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+
+// Two instances of the chain service on one database and one chain, as two server processes would run.
+let a: Harness;
+let b: Harness;
+beforeAll(async () => {
+  const keyEncryptionKey = randomBytes(32).toString("hex"); // one key-encryption key, as instances share it
+  a = await startService({ keyEncryptionKey });
+  b = await startService({ keyEncryptionKey });
+});
+afterAll(async () => {
+  await a.service.close();
+  await b.service.close();
+});
+
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "ok",
+    (error: unknown) => (error instanceof ChainServiceError ? error.code : String(error)),
+  );
+
+/** A user with a PIN, XOTN in both wallets and, for each of `cuids`, consent to purchases of 1000 XOTN. */
+async function fundedUser(...cuids: string[]) {
+  const user = newUserId();
+  const pin = pinOf("424242");
+  const reg = (await a.service.registerPin({ user_uuid: user, ...pin })).data[0]!;
+  await a.service.fundWallet({ user_uuid: user, xotn: "1000", wallet: "user" });
+  await a.service.fundWallet({ user_uuid: user, xotn: "1000" });
+  for (const cuid of cuids) {
+    await a.service.verifyPin({ user_uuid: user, ...pin, key_share_user: reg.key_share_user, operation: { kind: "approve_purchases", cuid, amount: "1000" } });
+  }
+  return { user, pin, reg };
+}
+
+async function provider() {
+  const clientId = `sg_idem_${randomUUID().slice(0, 8)}`;
+  const cuid = `idem-${randomUUID().slice(0, 8)}`;
+  await a.service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
+  return { clientId, cuid };
+}
+
+describe("idempotency keys", () => {
+  it("the same transfer sent twice at once to two instances moves the XOTN once; both get the same answer", async () => {
+    const { user, pin, reg } = await fundedUser();
+    const to = Wallet.createRandom().address;
+    const transfer = { from_address: reg.address, to_address: to, amount: "7", contract_address: a.service.addresses.xotn, ...pin, key_share_user: reg.key_share_user };
+    const key = randomUUID();
+    const [first, second] = await Promise.all([
+      a.service.transferToken(user, transfer, { idempotencyKey: key }),
+      b.service.transferToken(user, transfer, { idempotencyKey: key }),
+    ]);
+    expect(first.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(second).toEqual(first);
+    expect(await a.ctx.contracts.xotn.balanceOf(to)).toBe(7n);
+    // Later, the same again: the first answer, no new transaction.
+    expect(await b.service.transferToken(user, transfer, { idempotencyKey: key })).toEqual(first);
+    expect(await a.ctx.contracts.xotn.balanceOf(to)).toBe(7n);
+    // Without a key, a second transfer is a second transfer.
+    await a.service.transferToken(user, transfer);
+    expect(await a.ctx.contracts.xotn.balanceOf(to)).toBe(14n);
+  });
+
+  it("a purchase retried with its key while it lands buys once (one buy_for transaction)", async () => {
+    const { clientId, cuid } = await provider();
+    const { user } = await fundedUser(cuid);
+    const request = { client_id: clientId, user_dbkey: String(user), amount: "100", cuid };
+    const key = randomUUID();
+    const answers = await Promise.all([
+      a.service.buyContentToken(request, { idempotencyKey: key }),
+      b.service.buyContentToken(request, { idempotencyKey: key }),
+      a.service.buyContentToken(request, { idempotencyKey: key }),
+    ]);
+    expect(answers[0]!.token_amount).toBe("100");
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+    const slot = (await a.service.contentAddressFor(user))!;
+    expect((await a.service.balanceOf(slot, cuid)).balance).toBe("100");
+    expect(await a.ctx.contracts.xotn.balanceOf(slot)).toBe(900n);
+  });
+
+  it("refuses a key reused with another request (idempotency_key_reused) and changes nothing", async () => {
+    const { user, pin, reg } = await fundedUser();
+    const to = Wallet.createRandom().address;
+    const transfer = { from_address: reg.address, to_address: to, amount: "5", contract_address: a.service.addresses.xotn, ...pin, key_share_user: reg.key_share_user };
+    const key = randomUUID();
+    await a.service.transferToken(user, transfer, { idempotencyKey: key });
+    expect(await codeOf(b.service.transferToken(user, { ...transfer, amount: "6" }, { idempotencyKey: key }))).toBe("idempotency_key_reused");
+    expect(await a.ctx.contracts.xotn.balanceOf(to)).toBe(5n);
+  });
+
+  it("keys belong to their caller: another client's request with the same key is its own write", async () => {
+    const one = await provider();
+    const two = await provider();
+    const { user } = await fundedUser(one.cuid, two.cuid);
+    const key = randomUUID();
+    const first = await a.service.buyContentToken({ client_id: one.clientId, user_dbkey: String(user), amount: "10", cuid: one.cuid }, { idempotencyKey: key });
+    const second = await a.service.buyContentToken({ client_id: two.clientId, user_dbkey: String(user), amount: "10", cuid: two.cuid }, { idempotencyKey: key });
+    expect(second.tx_hash).not.toBe(first.tx_hash);
+  });
+
+  it("refuses a malformed key before anything happens", async () => {
+    const { user, pin, reg } = await fundedUser();
+    const transfer = { from_address: reg.address, to_address: Wallet.createRandom().address, amount: "1", contract_address: a.service.addresses.xotn, ...pin, key_share_user: reg.key_share_user };
+    expect(await codeOf(a.service.transferToken(user, transfer, { idempotencyKey: "has spaces in it" }))).toBe("invalid_request");
+    expect(await codeOf(a.service.transferToken(user, transfer, { idempotencyKey: "x".repeat(256) }))).toBe("invalid_request");
+    expect(await codeOf(a.service.transferToken(user, transfer, { idempotencyKey: "" }))).toBe("invalid_request");
+  });
+});
+
+describe("a write that does not land within the wait", () => {
+  it("answers pending with its id; the lookup follows it to the purchase's answer, for its owner only", async () => {
+    const { clientId, cuid } = await provider();
+    const { user } = await fundedUser(cuid);
+    const ctx = a.ctx;
+    // An instance that waits 200 ms, on a chain that mines nothing until told to.
+    const short = await startService({ writeWaitMs: 200 });
+    const raw = serviceOver(short.ctx);
+    await ctx.provider.send("evm_setAutomine", [false]);
+    let answer: unknown;
+    try {
+      answer = await raw.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "25", cuid });
+    } finally {
+      await ctx.provider.send("evm_setAutomine", [true]);
+    }
+    if (!isPendingWrite(answer)) throw new Error(`expected a pending write, got ${JSON.stringify(answer)}`);
+    const writeId = answer.write_id;
+    expect(writeId).toMatch(/^[1-9][0-9]*$/);
+    await ctx.provider.send("evm_mine", []);
+    let status = await a.service.lookupWrite({ client_id: clientId }, writeId);
+    for (let i = 0; i < 200 && status.status !== "confirmed"; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      status = await a.service.lookupWrite({ client_id: clientId }, writeId);
+    }
+    expect(status).toMatchObject({ success: true, write_id: writeId, status: "confirmed", result: { success: true, token_amount: "25" } });
+    expect(await codeOf(a.service.lookupWrite({ client_id: "sg_someone_else" }, writeId))).toBe("write_not_found");
+    expect(await codeOf(a.service.lookupWrite({ user_uuid: user }, writeId))).toBe("write_not_found");
+    expect(await codeOf(a.service.lookupWrite({ client_id: clientId }, "999999999"))).toBe("write_not_found");
+    expect(await codeOf(a.service.lookupWrite({ client_id: clientId }, "not-a-number"))).toBe("invalid_request");
+    await short.service.close();
+  });
+});

@@ -1,0 +1,47 @@
+import { devUserCredentialsSchema } from "@slotgate/protocol/schemas";
+import type { Services } from "../app/services.js";
+import { SlotgateServerError } from "../http/errors.js";
+import { type EndUserRow, findEndUserByEmail } from "../storage/end-users.js";
+import { dummyPasswordHash, verifyPassword } from "../users/passwords.js";
+
+/** The outcome of a sign-in form post: the user, or the status and message to show the form again with. */
+export type SignInOutcome = { user: EndUserRow } | { user: null; status: number; error: string; email: string };
+
+/** A string form field, or "". */
+export function formField(body: Record<string, unknown>, name: string): string {
+  const v = body[name];
+  return typeof v === "string" ? v : "";
+}
+
+/** The consent button pressed (`decision` = approve or deny); 400 invalid_request otherwise. */
+export function consentDecision(body: Record<string, unknown>): "approve" | "deny" {
+  const decision = formField(body, "decision");
+  if (decision !== "approve" && decision !== "deny") {
+    throw new SlotgateServerError("invalid_request", {
+      message: "Invalid request: decision must be approve or deny",
+      details: [{ path: "decision", message: "must be approve or deny" }],
+    });
+  }
+  return decision;
+}
+
+/**
+ * The device verification page's sign-in (fields `email`, `password`): only accounts with a verified
+ * mailbox. Creating an account, or confirming the email of an old one, needs the emailed code, which
+ * the authorize page handles; here `intent=signup` and unverified accounts are answered 403 with a
+ * pointer to it. Same answer and time for an unknown email as for a wrong password.
+ */
+export async function signInOrSignUp(services: Services, body: Record<string, unknown>): Promise<SignInOutcome> {
+  const email = formField(body, "email").trim().toLowerCase();
+  const password = formField(body, "password");
+  const fail = (status: number, error: string): SignInOutcome => ({ user: null, status, error, email });
+  if (formField(body, "intent") === "signup") return fail(403, NEEDS_MAILBOX);
+  const creds = devUserCredentialsSchema.safeParse({ email, password });
+  const found = creds.success ? await findEndUserByEmail(services.db, email) : null;
+  const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
+  if (!found?.password_hash || !ok) return fail(401, "Wrong email or password.");
+  return found.email_verified_at ? { user: found } : fail(403, NEEDS_MAILBOX);
+}
+
+const NEEDS_MAILBOX =
+  "New accounts and accounts whose email is not confirmed yet need the code we email: create or confirm your account in the app's sign-in window first, then enter this code again.";

@@ -1,0 +1,52 @@
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+
+/**
+ * True when a process with this pid runs (on this machine), also when it belongs to another user.
+ *
+ * @example
+ * ```ts
+ * if (!processAlive(Number(readFileSync(pidFile, "utf8")))) rmSync(pidFile);
+ * ```
+ */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Takes `file` for this process (it holds the pid): `what` must have one owner process. A lock left
+ * by a process that no longer runs is taken over. Returns the release function.
+ *
+ * @param file - the lock file's path
+ * @param what - what the lock protects, for the error message
+ * @returns a function that removes the lock
+ *
+ * @example
+ * ```ts
+ * const release = lockFile(".slotgate-data/db.lock", "the embedded database");
+ * // … serve …
+ * release();
+ * ```
+ */
+export function lockFile(file: string, what: string): () => void {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx", 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const pid = Number(readFileSync(file, "utf8").trim());
+      if (Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
+        throw new Error(`${what} is in use by process ${pid} (one process at a time); stop it or use another data directory`);
+      }
+      rmSync(file, { force: true });
+    }
+  }
+  throw new Error(`could not lock ${what} (${file})`);
+}

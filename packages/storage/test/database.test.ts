@@ -1,0 +1,108 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { type Database, lockFile, openDatabase, processAlive } from "../src/index.js";
+
+const PG_URL = process.env.SLOTGATE_TEST_DATABASE_URL;
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), "sg-storage-"));
+  dirs.push(dir);
+  return dir;
+};
+
+function behavesAsADatabase(name: string, open: () => Promise<Database>) {
+  describe(name, () => {
+    it("commits a transaction that resolves and rolls back one that throws", async () => {
+      const db = await open();
+      try {
+        await db.query("CREATE TABLE t (x int)");
+        await db.transaction(async (tx) => {
+          await tx.query("INSERT INTO t VALUES ($1)", [1]);
+        });
+        await expect(
+          db.transaction(async (tx) => {
+            await tx.query("INSERT INTO t VALUES ($1)", [2]);
+            throw new Error("stop");
+          }),
+        ).rejects.toThrow("stop");
+        expect(await db.query("SELECT x FROM t")).toEqual([{ x: 1 }]);
+      } finally {
+        await db.close();
+      }
+    });
+  });
+}
+
+behavesAsADatabase("PGlite in memory", () => openDatabase({}));
+describe.runIf(PG_URL)("PostgreSQL", () => {
+  behavesAsADatabase("in a fresh schema", async () => {
+    const schema = `sg_storage_${randomBytes(5).toString("hex")}`;
+    const db = await openDatabase({ databaseUrl: PG_URL, schema, poolSize: 2 });
+    const close = db.close.bind(db);
+    return {
+      ...db,
+      async close() {
+        await db.query(`DROP SCHEMA ${schema} CASCADE`);
+        await close();
+      },
+    };
+  });
+});
+
+describe("the embedded database in a directory", () => {
+  it("keeps its data across a close and a reopen, and holds a lock file while open", async () => {
+    const dir = join(tempDir(), "db");
+    const first = await openDatabase({ dataDir: dir });
+    expect(readFileSync(`${dir}.lock`, "utf8")).toBe(String(process.pid));
+    await first.query("CREATE TABLE kept (x int)");
+    await first.query("INSERT INTO kept VALUES (7)");
+    await expect(openDatabase({ dataDir: dir })).rejects.toThrow(`the embedded database in ${dir} is in use by process ${process.pid}`);
+    await first.close();
+    expect(existsSync(`${dir}.lock`)).toBe(false);
+    const second = await openDatabase({ dataDir: dir });
+    expect(await second.query("SELECT x FROM kept")).toEqual([{ x: 7 }]);
+    await second.close();
+  });
+});
+
+describe("lockFile", () => {
+  it("refuses a lock held by another running process and takes over one whose process is gone", async () => {
+    const file = join(tempDir(), "x.lock");
+    const child = spawn(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(file)}, String(process.pid)); setTimeout(() => {}, 30000)`]);
+    try {
+      await new Promise<void>((resolve) => {
+        const poll = setInterval(() => {
+          if (existsSync(file)) {
+            clearInterval(poll);
+            resolve();
+          }
+        }, 20);
+      });
+      expect(() => lockFile(file, "the thing")).toThrow(`the thing is in use by process ${child.pid}`);
+    } finally {
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+    const release = lockFile(file, "the thing");
+    expect(readFileSync(file, "utf8")).toBe(String(process.pid));
+    release();
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe("processAlive", () => {
+  it("is true for a running process and false once it has exited", async () => {
+    const child = spawn(process.execPath, ["-e", "setTimeout(() => {}, 30000)"]);
+    expect(processAlive(child.pid!)).toBe(true);
+    child.kill("SIGKILL");
+    await new Promise((resolve) => child.once("exit", resolve));
+    expect(processAlive(child.pid!)).toBe(false);
+  });
+});

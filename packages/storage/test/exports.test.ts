@@ -1,0 +1,6 @@
+import { expect, it } from "vitest";
+import * as storage from "../src/index.js";
+
+it("exports exactly the documented names", () => {
+  expect(Object.keys(storage).sort()).toEqual(["appliedVersions", "lockFile", "migrate", "openDatabase", "processAlive", "splitStatements"]);
+});

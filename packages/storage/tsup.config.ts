@@ -1,0 +1,3 @@
+import { nodeLibrary } from "../../tsup.library.js";
+
+export default nodeLibrary(["src/index.ts"]);

@@ -44,6 +44,7 @@ export const ERRORS = {
 
   // --- accounts ---
   invalid_credentials: { status: 401, message: "Wrong email or password." },
+  sign_in_throttled: { status: 429, message: "Too many wrong passwords for this account; wait the time in Retry-After before the next try." },
   email_taken: { status: 409, message: "An account with this email already exists." },
   client_not_found: { status: 404, message: "No client application with this client_id belongs to you." },
   delivery_not_found: { status: 404, message: "No delivery with this id belongs to this client application." },

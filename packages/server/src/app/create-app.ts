@@ -36,6 +36,7 @@ import { IdentityProviders } from "../identity-providers/upstream.js";
 import { Passkeys } from "../passkeys/webauthn.js";
 import { purgeExpiredFlows } from "../storage/sign-in-flows.js";
 import { purgeExpiredChallenges } from "../storage/mailbox-challenges.js";
+import { purgeSignInAttempts } from "../storage/sign-in-attempts.js";
 import { DEFAULT_SCRYPT, type ScryptParams } from "../users/passwords.js";
 import { ClientCache } from "../clients/client-cache.js";
 import type { Services } from "./services.js";
@@ -167,6 +168,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
         void purgeDevices(db).catch(() => undefined);
         void purgeExpiredChallenges(db).catch(() => undefined);
         void purgeExpiredFlows(db).catch(() => undefined);
+        void purgeSignInAttempts(db).catch(() => undefined);
       }, 3_600_000);
       purge.unref();
     },

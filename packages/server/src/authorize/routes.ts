@@ -7,6 +7,7 @@ import { SlotgateServerError } from "../http/errors.js";
 import { rateLimit } from "../http/rate-limit.js";
 import { findEndUserByEmail } from "../storage/end-users.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../users/passwords.js";
+import { passwordAttempt } from "../users/sign-in-backoff.js";
 import { csrfMatches } from "./csrf.js";
 import { deliverApproval, deliverDenial } from "./deliver.js";
 import { completePasskeyRegistration, passkeyChallenge, passkeySignIn } from "./passkey-sign-in.js";
@@ -102,8 +103,11 @@ async function passwordSignIn(
     return askForCode(services, req, views, { purpose: "signup", email, userId: null, pending: { ...pending, password_hash: passwordHash } });
   }
   const found = creds.success ? await findEndUserByEmail(services.db, email) : null;
-  const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
-  if (!found?.password_hash || !ok) return views.signIn(401, { error: "Wrong email or password.", email });
+  const verify = async () => (await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)))) && Boolean(found?.password_hash);
+  // Per-account backoff (docs/decisions/brute-force.md); a malformed email matches no account and counts nothing.
+  const attempt = creds.success ? await passwordAttempt(services, "end_user", email, verify) : { checked: true as const, ok: await verify() };
+  if (!attempt.checked) return views.signIn(429, { error: attempt.message, email }, { "Retry-After": String(attempt.retryAfterSeconds) });
+  if (!found?.password_hash || !attempt.ok) return views.signIn(401, { error: "Wrong email or password.", email });
   if (!found.email_verified_at) return askForCode(services, req, views, { purpose: "verify", email, userId: found.id, pending });
   await finishSignIn(services, req, res, request, views, found.id, pending);
 }

@@ -3,9 +3,13 @@ import type { Services } from "../app/services.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { type EndUserRow, findEndUserByEmail } from "../storage/end-users.js";
 import { dummyPasswordHash, verifyPassword } from "../users/passwords.js";
+import { passwordAttempt } from "../users/sign-in-backoff.js";
 
-/** The outcome of a sign-in form post: the user, or the status and message to show the form again with. */
-export type SignInOutcome = { user: EndUserRow } | { user: null; status: number; error: string; email: string };
+/**
+ * The outcome of a sign-in form post: the user, or the status and message to show the form again with
+ * (`retryAfterSeconds` when the account must wait: 429 and a `Retry-After` header).
+ */
+export type SignInOutcome = { user: EndUserRow } | { user: null; status: number; error: string; email: string; retryAfterSeconds?: number };
 
 /** A string form field, or "". */
 export function formField(body: Record<string, unknown>, name: string): string {
@@ -34,12 +38,15 @@ export function consentDecision(body: Record<string, unknown>): "approve" | "den
 export async function signInOrSignUp(services: Services, body: Record<string, unknown>): Promise<SignInOutcome> {
   const email = formField(body, "email").trim().toLowerCase();
   const password = formField(body, "password");
-  const fail = (status: number, error: string): SignInOutcome => ({ user: null, status, error, email });
+  const fail = (status: number, error: string) => ({ user: null, status, error, email });
   if (formField(body, "intent") === "signup") return fail(403, NEEDS_MAILBOX);
   const creds = devUserCredentialsSchema.safeParse({ email, password });
   const found = creds.success ? await findEndUserByEmail(services.db, email) : null;
-  const ok = await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
-  if (!found?.password_hash || !ok) return fail(401, "Wrong email or password.");
+  const verify = async () => (await verifyPassword(password, found?.password_hash ?? (await dummyPasswordHash(services.scrypt)))) && Boolean(found?.password_hash);
+  // A malformed email or password matches no account: checked against the dummy hash, nothing counted.
+  const attempt = creds.success ? await passwordAttempt(services, "end_user", email, verify) : { checked: true as const, ok: await verify() };
+  if (!attempt.checked) return { ...fail(429, attempt.message), retryAfterSeconds: attempt.retryAfterSeconds };
+  if (!found?.password_hash || !attempt.ok) return fail(401, "Wrong email or password.");
   return found.email_verified_at ? { user: found } : fail(403, NEEDS_MAILBOX);
 }
 

@@ -45,6 +45,21 @@ export interface ChainRouteSpec<S extends z.ZodType> {
    * Off for the lookup itself, whose answer is a state (200 with `status: "pending"`). @default true
    */
   acceptedWhenPending?: boolean;
+  /**
+   * Middleware run after the caller is authenticated and the input is checked, just before `run`
+   * (per-account rate limits, the PIN derivation bound). `res.locals.account` holds the authenticated
+   * caller: the bearer token's user (`sub`) or the client's `client_id`. @default none
+   */
+  guards?: RequestHandler[];
+}
+
+/** Runs express middleware in order; rejects with the error one of them passes on. */
+async function runGuards(guards: RequestHandler[], req: Request, res: Response): Promise<void> {
+  for (const guard of guards) {
+    await new Promise<void>((resolve, reject) => {
+      void guard(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    });
+  }
 }
 
 /** The running chain service, or 503 service_unavailable when the server runs with `CHAIN=off`. */
@@ -72,7 +87,8 @@ export function writeOptionsOf(req: Request): WriteOptions {
 /**
  * The one shape of every chain endpoint: 503 when the chain is off, then the caller's authentication
  * (401), then the input parsed with its schema and the `Idempotency-Key` header (400), then the actor
- * check (403 `token_user_mismatch` when the body names another client or user), then `run`; its answer
+ * check (403 `token_user_mismatch` when the body names another client or user), then the `guards`
+ * (429 `rate_limited`), then `run`; its answer
  * is sent as JSON with `Cache-Control: no-store`. A chain write that did not land within the wait is
  * answered 202 with its `write_id` and a `Location` to follow it. Errors (the chain service's included)
  * go to the one error handler.
@@ -103,6 +119,10 @@ export function chainRoute<S extends z.ZodType>(
       if (actor !== undefined) {
         if (client) requireSameClient(client, String(actor));
         if (claims) requireSameUser(claims, actor);
+      }
+      if (spec.guards?.length) {
+        res.locals["account"] = claims ? claims.sub : client?.client_id;
+        await runGuards(spec.guards, req, res);
       }
       const answer = await run({ chain, body, client, claims, write, req, res });
       res.setHeader("Cache-Control", "no-store");

@@ -30,6 +30,8 @@ export interface ServerConfig {
   marketplaceSecret: string | null;
   /** `RATE_LIMIT` (`on`/`off`) and `RATE_LIMIT_*_PER_MINUTE`. */
   rateLimit: RateLimitConfig;
+  /** `SIGN_IN_*`: per-account backoff of password sign-in. */
+  signInBackoff: SignInBackoffConfig;
   /** `TRUST_PROXY`: number of proxy hops to trust for the client IP. @default 0 */
   trustProxy: number;
   /** `SLOTGATE_SEED_DEMO`: seed a demo developer and client at start. @default true on the embedded database, else false */
@@ -127,8 +129,43 @@ export interface RateLimitConfig {
   tokenPerMinute: number;
   /** `RATE_LIMIT_STATUS_PER_MINUTE` (status endpoints, per IP). @default 6000 */
   statusPerMinute: number;
+  /**
+   * `RATE_LIMIT_PIN_PER_MINUTE`: the key-deriving PIN endpoints (`/v1/pin/register`, `verify`, `reset`,
+   * `recover`, `recover/code`), one budget per IP. @default 60
+   */
+  pinPerMinute: number;
+  /** `RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE`: the same endpoints, one budget per account (the bearer token's user). @default 10 */
+  pinPerAccountPerMinute: number;
+  /**
+   * `PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT`: PIN requests of one account in flight at once (each runs a
+   * 100,000-round PBKDF2); one more is answered 429 rate_limited instead of queued. Applies whether or not
+   * `RATE_LIMIT` is on. @default 2
+   */
+  pinConcurrentPerAccount: number;
   /** `RATE_LIMIT_REDIS_PREFIX`: key prefix of the counters in Redis (deployments sharing one Redis use their own). @default "slotgate:rl:" */
   redisPrefix: string;
+}
+
+/**
+ * Per-account backoff of password sign-in (developer login, the authorize and device pages), kept in the
+ * database so every instance enforces it. The first `freeFailures` wrong passwords cost nothing; each one
+ * after makes the account wait 2, 4, 8, ... seconds before the next try; the `lockAfterFailures`-th locks
+ * it for `lockSeconds` (and every wrong password after the lock locks it again). A right password resets it.
+ */
+export interface SignInBackoffConfig {
+  /** `SIGN_IN_FREE_FAILURES`. @default 5 */
+  freeFailures: number;
+  /** `SIGN_IN_LOCK_AFTER_FAILURES`. @default 10 */
+  lockAfterFailures: number;
+  /** `SIGN_IN_LOCK_SECONDS`. @default 900 */
+  lockSeconds: number;
+}
+
+function signInBackoff(env: Env): SignInBackoffConfig {
+  const freeFailures = int(env, "SIGN_IN_FREE_FAILURES", 5, 1, 1000);
+  const lockAfterFailures = int(env, "SIGN_IN_LOCK_AFTER_FAILURES", 10, 1, 1000);
+  if (lockAfterFailures <= freeFailures) throw new ConfigError("SIGN_IN_LOCK_AFTER_FAILURES", `must be greater than SIGN_IN_FREE_FAILURES (${freeFailures})`);
+  return { freeFailures, lockAfterFailures, lockSeconds: int(env, "SIGN_IN_LOCK_SECONDS", 900, 1, 86_400) };
 }
 
 /** Log levels, most verbose first. */
@@ -193,8 +230,12 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       signInPerMinute: int(env, "RATE_LIMIT_SIGN_IN_PER_MINUTE", 60, 1, 1_000_000),
       tokenPerMinute: int(env, "RATE_LIMIT_TOKEN_PER_MINUTE", 6000, 1, 100_000_000),
       statusPerMinute: int(env, "RATE_LIMIT_STATUS_PER_MINUTE", 6000, 1, 100_000_000),
+      pinPerMinute: int(env, "RATE_LIMIT_PIN_PER_MINUTE", 60, 1, 100_000_000),
+      pinPerAccountPerMinute: int(env, "RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE", 10, 1, 1_000_000),
+      pinConcurrentPerAccount: int(env, "PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT", 2, 1, 100),
       redisPrefix: redisPrefix(env),
     },
+    signInBackoff: signInBackoff(env),
     trustProxy: int(env, "TRUST_PROXY", 0, 0, 10),
     seedDemo: bool(env, "SLOTGATE_SEED_DEMO", !databaseUrl),
     logLevel,

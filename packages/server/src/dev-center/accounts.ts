@@ -4,6 +4,7 @@ import { SlotgateServerError } from "../http/errors.js";
 import { type ClientRow, insertClient, insertClientAudit } from "../storage/clients.js";
 import { type DevUserRow, findDevUserByEmail, insertDevUser } from "../storage/dev-users.js";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "../users/passwords.js";
+import { passwordAttempt, signInThrottled } from "../users/sign-in-backoff.js";
 import { newClientId } from "../clients/client-secrets.js";
 import type { ClientRegistrationRequest } from "@slotgate/protocol";
 
@@ -18,11 +19,17 @@ export async function createDevUser(services: Pick<Services, "db" | "scrypt">, e
   return row;
 }
 
-/** Checks developer credentials; 401 invalid_credentials (same answer and time for an unknown email). */
-export async function authenticateDevUser(services: Pick<Services, "db" | "scrypt">, email: string, password: string): Promise<DevUserRow> {
-  const row = await findDevUserByEmail(services.db, email.trim().toLowerCase());
-  const ok = await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash(services.scrypt)));
-  if (!row || !ok) throw new SlotgateServerError("invalid_credentials");
+/**
+ * Checks developer credentials under the account's backoff: 401 invalid_credentials (same answer and
+ * time for an unknown email), 429 sign_in_throttled with the wait while the email must wait.
+ */
+export async function authenticateDevUser(services: Pick<Services, "db" | "scrypt" | "config">, email: string, password: string): Promise<DevUserRow> {
+  const normalised = email.trim().toLowerCase();
+  const row = await findDevUserByEmail(services.db, normalised);
+  const verify = async () => (await verifyPassword(password, row?.password_hash ?? (await dummyPasswordHash(services.scrypt)))) && row !== null;
+  const attempt = await passwordAttempt(services, "dev_user", normalised, verify);
+  if (!attempt.checked) throw signInThrottled(attempt);
+  if (!row || !attempt.ok) throw new SlotgateServerError("invalid_credentials");
   return row;
 }
 

@@ -97,7 +97,10 @@ export function deviceRoutes(services: Services): Router {
     let userId: string | null = null;
     if (decision === "approve") {
       const outcome = await signInOrSignUp(services, body);
-      if (!outcome.user) return signInForm(req, res, outcome.status, { ...page, popup }, { error: outcome.error, email: outcome.email });
+      if (!outcome.user) {
+        if (outcome.retryAfterSeconds !== undefined) res.setHeader("Retry-After", String(outcome.retryAfterSeconds));
+        return signInForm(req, res, outcome.status, { ...page, popup }, { error: outcome.error, email: outcome.email });
+      }
       userId = outcome.user.id;
     }
     const decided = await decideDevice(services.db, page.userCode, userId === null ? { approved: false } : { approved: true, userId });

@@ -1,29 +1,52 @@
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { rateLimit as expressRateLimit } from "express-rate-limit";
 import type { Redis } from "ioredis";
 import { RedisStore, type RedisReply } from "rate-limit-redis";
 import { SlotgateServerError } from "./errors.js";
 
+/** Options of {@link rateLimit} beyond the budget. */
+export interface RateLimitOptions {
+  /**
+   * What a budget belongs to. The default counts per client IP (`req.ip`, which honours `TRUST_PROXY`).
+   * A per-account limiter returns the authenticated account (e.g. `res.locals.account`, set by the
+   * route after it verified the bearer token); it must run after that check, so it never trusts an
+   * identity the caller merely claims. @default the client IP
+   */
+  key?: (req: Request, res: Response) => string;
+}
+
 /**
- * A per-IP budget per minute (express-rate-limit, fixed window). With `redis` (`REDIS_URL`) the
- * counters live in Redis under `<redisPrefix><name>:<ip>`, shared by every instance behind a load balancer;
- * without it each instance counts alone, in memory. Every endpoint with the same `name` shares one
- * budget in Redis. Over budget: 429 rate_limited with `Retry-After`;
- * every answer carries the `RateLimit-Policy` and `RateLimit` headers (IETF draft 8).
+ * A budget per minute (express-rate-limit, fixed window), per client IP unless `options.key` names
+ * another owner (an account). With `redis` (`REDIS_URL`) the counters live in Redis under
+ * `<redisPrefix><name>:<key>`, shared by every instance behind a load balancer; without it each
+ * instance counts alone, in memory. Every endpoint with the same `name` shares one budget in Redis.
+ * Over budget: 429 rate_limited with `Retry-After`; every answer carries the `RateLimit-Policy` and
+ * `RateLimit` headers (IETF draft 8) of the limiters it passed.
  *
  * @example
  * ```ts
  * router.post("/oauth/token", rateLimit("token", 6000, true, services.redis), handler);
+ * // per account: after the route has verified the bearer token and set res.locals.account
+ * const perAccount = rateLimit("pin-account", 10, true, services.redis, "slotgate:rl:", { key: (_req, res) => String(res.locals["account"]) });
  * ```
  */
-export function rateLimit(name: string, perMinute: number, enabled = true, redis: Redis | null = null, redisPrefix = "slotgate:rl:"): RequestHandler {
+export function rateLimit(
+  name: string,
+  perMinute: number,
+  enabled = true,
+  redis: Redis | null = null,
+  redisPrefix = "slotgate:rl:",
+  options: RateLimitOptions = {},
+): RequestHandler {
   if (!enabled) return (_req, _res, next) => next();
+  const { key } = options;
   return expressRateLimit({
     windowMs: 60_000,
     limit: perMinute,
     identifier: name,
     standardHeaders: "draft-8",
     legacyHeaders: false,
+    ...(key ? { keyGenerator: (req: Request, res: Response) => key(req, res) } : {}),
     ...(redis
       ? {
           store: new RedisStore({
@@ -33,9 +56,13 @@ export function rateLimit(name: string, perMinute: number, enabled = true, redis
         }
       : {}),
     handler: (req, _res, next) => {
-      const reset = (req as typeof req & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + 60_000;
-      const retry = Math.max(1, Math.ceil((reset - Date.now()) / 1000));
-      next(new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retry) } }));
+      next(new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retryAfterSeconds(req)) } }));
     },
   });
+}
+
+/** Seconds until the window of the limiter that refused `req` ends (at least 1). */
+function retryAfterSeconds(req: Request): number {
+  const reset = (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime?.getTime() ?? Date.now() + 60_000;
+  return Math.max(1, Math.ceil((reset - Date.now()) / 1000));
 }

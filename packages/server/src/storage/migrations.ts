@@ -6,7 +6,7 @@ import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
  *
  * @example
  * ```ts
- * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6]
+ * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6, 7, 8]
  * ```
  */
 export const SERVER_MIGRATIONS: MigrationSet = {
@@ -227,6 +227,24 @@ CREATE INDEX outbox_by_client ON outbox((payload->>'client_id'), id);
     name: "outbox rows carry the request id that enqueued them",
     sql: `ALTER TABLE outbox ADD COLUMN request_id TEXT;`,
   },
+  {
+    version: 8,
+    name: "per-account backoff of password sign-in",
+    // docs/decisions/brute-force.md: one row per (realm, account) with failed or in-flight password
+    // attempts; account is the SHA-256 of the normalised email, so unknown addresses leave no readable trace.
+    // blocked_until is when the next attempt may start; a right password deletes the row.
+    sql: `
+CREATE TABLE sign_in_attempts (
+  realm TEXT NOT NULL,
+  account TEXT NOT NULL,
+  failures INTEGER NOT NULL,
+  blocked_until TIMESTAMPTZ NOT NULL,
+  updated_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (realm, account)
+);
+CREATE INDEX sign_in_attempts_updated ON sign_in_attempts(updated_at);
+`,
+  },
   ],
 };
 
@@ -235,7 +253,7 @@ CREATE INDEX outbox_by_client ON outbox((payload->>'client_id'), id);
  *
  * @example
  * ```ts
- * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7] on a fresh database, [] afterwards
+ * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 8] on a fresh database, [] afterwards
  * ```
  */
 export function migrateServer(db: Database): Promise<number[]> {

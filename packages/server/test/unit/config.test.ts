@@ -6,13 +6,22 @@ describe("loadConfig", () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: null, publicUrl: null, seedDemo: true, logLevel: "info" });
     expect(c.dataDir).toMatch(/\.slotgate-data$/);
-    expect(c.rateLimit).toEqual({ enabled: true, signInPerMinute: 60, tokenPerMinute: 6000, statusPerMinute: 6000, redisPrefix: "slotgate:rl:" });
+    expect(c.rateLimit).toEqual({ enabled: true, signInPerMinute: 60, tokenPerMinute: 6000, statusPerMinute: 6000, pinPerMinute: 60, pinPerAccountPerMinute: 10, pinConcurrentPerAccount: 2, redisPrefix: "slotgate:rl:" });
+    expect(c.signInBackoff).toEqual({ freeFailures: 5, lockAfterFailures: 10, lockSeconds: 900 });
     expect(c).toMatchObject({ metricsToken: null, redisUrl: null });
   });
 
   it("reads METRICS_TOKEN, REDIS_URL and RATE_LIMIT_REDIS_PREFIX", () => {
     const c = loadConfig({ METRICS_TOKEN: "m".repeat(32), REDIS_URL: "redis://127.0.0.1:6379/2", RATE_LIMIT_REDIS_PREFIX: "blue:rl:" });
     expect(c).toMatchObject({ metricsToken: "m".repeat(32), redisUrl: "redis://127.0.0.1:6379/2", rateLimit: { redisPrefix: "blue:rl:" } });
+  });
+
+  it("reads the PIN budgets and the sign-in backoff, and refuses a lock that comes before the free failures run out", () => {
+    const c = loadConfig({ RATE_LIMIT_PIN_PER_MINUTE: "30", RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE: "4", PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT: "1", SIGN_IN_FREE_FAILURES: "3", SIGN_IN_LOCK_AFTER_FAILURES: "6", SIGN_IN_LOCK_SECONDS: "60" });
+    expect(c.rateLimit).toMatchObject({ pinPerMinute: 30, pinPerAccountPerMinute: 4, pinConcurrentPerAccount: 1 });
+    expect(c.signInBackoff).toEqual({ freeFailures: 3, lockAfterFailures: 6, lockSeconds: 60 });
+    expect(() => loadConfig({ SIGN_IN_FREE_FAILURES: "5", SIGN_IN_LOCK_AFTER_FAILURES: "5" })).toThrow(/SIGN_IN_LOCK_AFTER_FAILURES/);
+    expect(() => loadConfig({ PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT: "0" })).toThrow(/PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT/);
   });
 
   it("reads mail, identity providers and passkey settings (defaults: development mailbox, none, the public host)", () => {

@@ -1,4 +1,4 @@
-import { openDatabase } from "@slotgate/storage";
+import { type Database, openDatabase } from "@slotgate/storage";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,6 +22,8 @@ export interface TestServer extends RunningServer {
   mail: SmtpSink;
   /** Runs SQL against the server's database (to assert that nothing changed). */
   sql<R = Record<string, unknown>>(text: string, params?: unknown[]): Promise<R[]>;
+  /** The server's database, for {@link startTestServer}'s `shareDatabaseOf`. */
+  db: Database;
 }
 
 /** Where a test reads the codes a server mails: its SMTP sink, or a development mailbox. */
@@ -60,7 +62,18 @@ export function mailOf(base: string): MailedCodes {
  * Boots the real server on 127.0.0.1:0 on the project's database: an in-memory PGlite, or a
  * fresh PostgreSQL schema that is dropped on close (so runs are independent).
  */
-export async function startTestServer(env: Record<string, string> = {}, keys?: PrivateJwk[], options: { log?: Logger } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  keys?: PrivateJwk[],
+  options: {
+    log?: Logger;
+    /**
+     * Run as a second instance on this server's database (PGlite or the PostgreSQL schema), as instances
+     * behind a load balancer do. Close this one first: the first server owns the database.
+     */
+    shareDatabaseOf?: TestServer;
+  } = {},
+): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "sg-test-server-"));
   const mail = await startSmtpSink();
   const config = loadConfig({
@@ -79,8 +92,12 @@ export async function startTestServer(env: Record<string, string> = {}, keys?: P
     ...env,
   });
   const schema = `sg_test_${randomBytes(6).toString("hex")}`;
-  const db =
-    TEST_DB === "postgres" ? await openDatabase({ databaseUrl: PG_URL, schema, poolSize: 5 }) : await openDatabase({});
+  const shared = options.shareDatabaseOf?.db;
+  const db: Database = shared
+    ? { kind: shared.kind, query: (text, params) => shared.query(text, params), transaction: (fn) => shared.transaction(fn), close: async () => undefined }
+    : TEST_DB === "postgres"
+      ? await openDatabase({ databaseUrl: PG_URL, schema, poolSize: 5 })
+      : await openDatabase({});
   await migrateServer(db);
   const keyStore = await createKeyStore(keys ?? [await generateSigningKey()]);
   const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT, ...(options.log ? { log: options.log } : {}) });
@@ -90,12 +107,13 @@ export async function startTestServer(env: Record<string, string> = {}, keys?: P
     config,
     mail,
     sql: (text, params) => db.query(text, params),
+    db,
     async close() {
       mailboxes.delete(running.url);
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });
       await mail.close();
-      if (TEST_DB === "postgres") {
+      if (TEST_DB === "postgres" && !shared) {
         const client = new pg.Client({ connectionString: PG_URL });
         await client.connect();
         await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -1,6 +1,6 @@
 // PIN brute-force load test (issue 15): one command, on loopback.
 //
-//   node bench/security/pin-flood.mjs [--clients 20] [--duration 10] [--rate 100] [--out bench/security/results.json]
+//   node bench/security/pin-flood.mjs [--clients 20] [--duration 10] [--rate 100] [--rounds 3] [--renice-workers] [--out bench/security/results.json]
 //
 // Starts the built server (pin-target.mjs: CHAIN=anvil, embedded database, default limits), then
 //   1. idle: probes GET /v1/oauth/validate at a steady --rate per second for --duration seconds;
@@ -8,8 +8,10 @@
 //      with wrong PINs, each for its own user and from its own address, back to back, for --duration
 //      seconds, while the same probe runs;
 // and reports the probe's p50/p99 in each phase and their ratio (target: flood p99 within 2x of idle
-// p99), the flood's answers, and whether every targeted account ended locked (cs_pin_attempts). Exits 1
-// when an account is not locked or the ratio is over 2.
+// p99), the flood's answers, and whether every targeted account ended locked (cs_pin_attempts). Each
+// round floods its own --clients accounts; the verdict takes the median ratio of the rounds (the machine
+// moves). Exits 1 when an account is not locked or the median ratio is over 2. --renice-workers is an
+// experiment: the server's non-main threads (where PBKDF2 runs) at nice 15 (see docs/benchmarks.md).
 import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -24,15 +26,19 @@ const { values } = parseArgs({
     clients: { type: "string", default: "20" },
     duration: { type: "string", default: "10" },
     rate: { type: "string", default: "100" },
+    rounds: { type: "string", default: "3" },
+    "renice-workers": { type: "boolean", default: false },
     out: { type: "string", default: join(here, "results.json") },
   },
 });
 const CLIENTS = Number(values.clients);
 const DURATION = Number(values.duration);
 const RATE = Number(values.rate);
+const ROUNDS = Number(values.rounds);
 
 function start(file, ...args) {
-  const child = fork(join(here, file), args, { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const env = { ...process.env, ...(values["renice-workers"] ? { SLOTGATE_BENCH_RENICE_WORKERS: "1" } : {}) };
+  const child = fork(join(here, file), args, { stdio: ["ignore", "inherit", "inherit", "ipc"], env });
   return child;
 }
 
@@ -79,49 +85,65 @@ function stats({ latencies, failures }) {
   return { requests: sorted.length, non200: failures, p50_ms: round(at(0.5)), p99_ms: round(at(0.99)), max_ms: round(sorted.at(-1)) };
 }
 
-console.error(`starting the server and registering ${CLIENTS} PINs…`);
-const target = start("pin-target.mjs", String(CLIENTS));
+console.error(`starting the server and registering ${CLIENTS * ROUNDS} PINs…`);
+const target = start("pin-target.mjs", String(CLIENTS), String(ROUNDS));
 const info = await reply(target, "ready");
 console.error(`server at ${info.url}`);
-
 await probe(info.url, info.probe.token, 2); // warm-up
-console.error(`idle: probing validate at ${RATE}/s for ${DURATION} s`);
-const idle = stats(await probe(info.url, info.probe.token, DURATION));
 
-console.error(`flood: ${CLIENTS} clients on /v1/pin/verify with wrong PINs for ${DURATION} s, probing validate meanwhile`);
-const flooder = start("pin-flood-clients.mjs");
-const floodDone = reply(flooder, "done");
-flooder.send({ url: info.url, users: info.flooded, seconds: DURATION });
-const [during, flood] = await Promise.all([probe(info.url, info.probe.token, DURATION).then(stats), floodDone]);
-flooder.kill();
-
-target.send({ type: "locks" });
-const { locked } = await reply(target, "locks");
-const lockedSet = new Set(locked.map((l) => l.user_uuid));
-const notLocked = info.flooded.filter((u) => !lockedSet.has(u.uuid)).map((u) => u.uuid);
+const rounds = [];
+for (let r = 0; r < ROUNDS; r += 1) {
+  const accounts = info.flooded.slice(r * CLIENTS, (r + 1) * CLIENTS);
+  console.error(`round ${r + 1}: idle, probing validate at ${RATE}/s for ${DURATION} s`);
+  const idle = stats(await probe(info.url, info.probe.token, DURATION));
+  console.error(`round ${r + 1}: flood, ${CLIENTS} clients on /v1/pin/verify with wrong PINs for ${DURATION} s, probing validate meanwhile`);
+  const flooder = start("pin-flood-clients.mjs");
+  const floodDone = reply(flooder, "done");
+  flooder.send({ url: info.url, users: accounts, seconds: DURATION });
+  const [during, flood] = await Promise.all([probe(info.url, info.probe.token, DURATION).then(stats), floodDone]);
+  flooder.kill();
+  target.send({ type: "locks" });
+  const { locked } = await reply(target, "locks");
+  const lockedSet = new Set(locked.map((l) => l.user_uuid));
+  const notLocked = accounts.filter((u) => !lockedSet.has(u.uuid)).map((u) => u.uuid);
+  const ratio = Math.round((during.p99_ms / idle.p99_ms) * 100) / 100;
+  const round = {
+    validate_idle: idle,
+    validate_during_flood: during,
+    p99_ratio: ratio,
+    flood_answers: flood.counts,
+    flood_requests: Object.values(flood.counts).reduce((a, b) => a + b, 0),
+    accounts_locked: `${CLIENTS - notLocked.length}/${CLIENTS}`,
+    not_locked: notLocked,
+    loadavg_1m: Math.round(loadavg()[0] * 100) / 100,
+  };
+  console.error(`round ${r + 1}: validate p99 idle ${idle.p99_ms} ms, flood ${during.p99_ms} ms, ratio ${ratio}; locked ${round.accounts_locked}; load ${round.loadavg_1m}`);
+  rounds.push(round);
+}
 target.send({ type: "stop" });
 
-const ratio = Math.round((during.p99_ms / idle.p99_ms) * 100) / 100;
+const ratios = rounds.map((r) => r.p99_ratio).sort((a, b) => a - b);
+const medianRatio = ratios[Math.floor((ratios.length - 1) / 2)];
+const allLocked = rounds.every((r) => r.not_locked.length === 0);
 const result = {
   date: new Date().toISOString(),
   node: process.version,
   cores: availableParallelism(),
-  loadavg_1m_at_end: Math.round(loadavg()[0] * 100) / 100,
   clients: CLIENTS,
   duration_s: DURATION,
   probe_rate_per_s: RATE,
-  validate_idle: idle,
-  validate_during_flood: during,
-  p99_ratio: ratio,
-  flood_answers: flood.counts,
-  flood_requests: Object.values(flood.counts).reduce((a, b) => a + b, 0),
-  accounts_locked: `${CLIENTS - notLocked.length}/${CLIENTS}`,
-  not_locked: notLocked,
+  renice_workers: values["renice-workers"],
+  median_p99_ratio: medianRatio,
+  all_accounts_locked: allLocked,
+  rounds,
 };
 writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));
-console.log(`\nvalidate p99: idle ${idle.p99_ms} ms, during the flood ${during.p99_ms} ms, ratio ${ratio} (target <= 2)`);
-console.log(`accounts locked: ${result.accounts_locked}`);
-const ok = notLocked.length === 0 && ratio <= 2;
+console.log(`\n| round | validate p50 idle / flood (ms) | validate p99 idle / flood (ms) | ratio | flood requests | accounts locked | load (1 min) |\n|---|---|---|---|---|---|---|`);
+for (const [i, r] of rounds.entries()) {
+  console.log(`| ${i + 1} | ${r.validate_idle.p50_ms} / ${r.validate_during_flood.p50_ms} | ${r.validate_idle.p99_ms} / ${r.validate_during_flood.p99_ms} | ${r.p99_ratio} | ${r.flood_requests} | ${r.accounts_locked} | ${r.loadavg_1m} |`);
+}
+console.log(`\nmedian p99 ratio ${medianRatio} (target <= 2); every account locked: ${allLocked}`);
+const ok = allLocked && medianRatio <= 2;
 console.log(ok ? "PASS" : "FAIL");
 process.exit(ok ? 0 : 1);

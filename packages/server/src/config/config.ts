@@ -142,6 +142,12 @@ export interface RateLimitConfig {
    * `RATE_LIMIT` is on. @default 2
    */
   pinConcurrentPerAccount: number;
+  /**
+   * `RATE_LIMIT_PIN_REFUSAL_DELAY_MS`: how long a PIN request over its per-IP or per-account budget is held
+   * before its 429 is sent (a tarpit: a client that waits for answers gets about one refusal per delay).
+   * 0 answers at once. @default 1000
+   */
+  pinRefusalDelayMs: number;
   /** `RATE_LIMIT_REDIS_PREFIX`: key prefix of the counters in Redis (deployments sharing one Redis use their own). @default "slotgate:rl:" */
   redisPrefix: string;
 }
@@ -233,6 +239,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       pinPerMinute: int(env, "RATE_LIMIT_PIN_PER_MINUTE", 60, 1, 100_000_000),
       pinPerAccountPerMinute: int(env, "RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE", 10, 1, 1_000_000),
       pinConcurrentPerAccount: int(env, "PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT", 2, 1, 100),
+      pinRefusalDelayMs: int(env, "RATE_LIMIT_PIN_REFUSAL_DELAY_MS", 1000, 0, 60_000),
       redisPrefix: redisPrefix(env),
     },
     signInBackoff: signInBackoff(env),

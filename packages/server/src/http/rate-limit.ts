@@ -13,6 +13,40 @@ export interface RateLimitOptions {
    * identity the caller merely claims. @default the client IP
    */
   key?: (req: Request, res: Response) => string;
+  /**
+   * Hold each refusal this long (at most until the window ends) before answering it: a client that
+   * waits for each answer, as scripted guessers do, then gets about one refusal per `refusalDelayMs`
+   * instead of as many as the server can write, so a flood of refused requests stops costing the server
+   * its event loop. At most {@link MAX_HELD_REFUSALS} refusals are held per process; beyond that they
+   * are answered at once. A client that goes away frees its slot. @default 0 (answer at once)
+   */
+  refusalDelayMs?: number;
+}
+
+/** How many refusals one process holds at once (each costs an open socket and a timer). */
+export const MAX_HELD_REFUSALS = 10_000;
+let heldRefusals = 0;
+
+/** Passes `error` on after `delayMs`, or at once when too many refusals are held; never after the client left. */
+function refuseLater(res: Response, next: (error: unknown) => void, error: SlotgateServerError, delayMs: number): void {
+  if (delayMs <= 0 || heldRefusals >= MAX_HELD_REFUSALS) {
+    next(error);
+    return;
+  }
+  heldRefusals += 1;
+  let held = true;
+  const release = () => {
+    if (!held) return;
+    held = false;
+    heldRefusals -= 1;
+    clearTimeout(timer);
+    res.off("close", release);
+  };
+  const timer = setTimeout(() => {
+    release();
+    next(error);
+  }, delayMs);
+  res.once("close", release);
 }
 
 /**
@@ -39,7 +73,7 @@ export function rateLimit(
   options: RateLimitOptions = {},
 ): RequestHandler {
   if (!enabled) return (_req, _res, next) => next();
-  const { key } = options;
+  const { key, refusalDelayMs = 0 } = options;
   return expressRateLimit({
     windowMs: 60_000,
     limit: perMinute,
@@ -55,8 +89,9 @@ export function rateLimit(
           }),
         }
       : {}),
-    handler: (req, _res, next) => {
-      next(new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retryAfterSeconds(req)) } }));
+    handler: (req, res, next) => {
+      const retry = retryAfterSeconds(req);
+      refuseLater(res, next, new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retry) } }), Math.min(refusalDelayMs, retry * 1000));
     },
   });
 }

@@ -26,9 +26,12 @@ export function pinRoutes(services: Services): Router {
   // Brute-force limits on every key-deriving endpoint (docs/decisions/brute-force.md): one budget per IP
   // before anything runs, one per account (the verified bearer token's user) and a bound on the
   // account's derivations in flight once the caller is known.
-  const perIp = rateLimit("pin", limits.pinPerMinute, limits.enabled, services.redis, limits.redisPrefix);
+  // A refusal is held for a while before it is sent, so a flood of refused guesses does not take the event loop.
+  const refusalDelayMs = limits.pinRefusalDelayMs;
+  const perIp = rateLimit("pin", limits.pinPerMinute, limits.enabled, services.redis, limits.redisPrefix, { refusalDelayMs });
   const perAccount = rateLimit("pin-account", limits.pinPerAccountPerMinute, limits.enabled, services.redis, limits.redisPrefix, {
     key: (_req, res) => String(res.locals["account"]),
+    refusalDelayMs,
   });
   const inFlight = derivationGate(limits.pinConcurrentPerAccount, services.redis, limits.redisPrefix);
   const user = { caller: "user" as const, actor: (body: { user_uuid: number }) => body.user_uuid, guards: [perAccount, inFlight] };

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { Wallet } from "ethers";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -16,6 +17,7 @@ const REDIS_URL = process.env["SLOTGATE_TEST_REDIS_URL"] ?? "redis://127.0.0.1:6
 const prefix = `sg-test-${randomBytes(6).toString("hex")}:`;
 const PER_IP = 6;
 const PER_ACCOUNT = 3;
+const REFUSAL_DELAY_MS = 200;
 let server: TestServer;
 let client: TestClient;
 let redis: Redis;
@@ -28,6 +30,7 @@ beforeAll(async () => {
     RATE_LIMIT_PIN_PER_MINUTE: String(PER_IP),
     RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE: String(PER_ACCOUNT),
     PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT: "1",
+    RATE_LIMIT_PIN_REFUSAL_DELAY_MS: String(REFUSAL_DELAY_MS),
     TRUST_PROXY: "1",
     REDIS_URL,
     RATE_LIMIT_REDIS_PREFIX: prefix,
@@ -85,6 +88,14 @@ describe("per-IP budget of the PIN endpoints", () => {
       expect(other.status, "another address has its own budget").toBe(401);
     },
   );
+
+  it("a refusal is held for RATE_LIMIT_PIN_REFUSAL_DELAY_MS before it is sent (the tarpit)", async () => {
+    const ip = addresses();
+    for (let i = 0; i < PER_IP; i += 1) expect((await post("/v1/pin/verify", {}, ip)).status).toBe(401);
+    const refused = performance.now();
+    expectRateLimited(await post("/v1/pin/verify", {}, ip), "over the budget");
+    expect(performance.now() - refused, "the refusal waited for the delay").toBeGreaterThanOrEqual(REFUSAL_DELAY_MS - 5);
+  });
 
   it("the endpoints share one per-IP budget", async () => {
     const ip = addresses();

@@ -1,8 +1,9 @@
 // PIN brute-force load test (issue 15): one command, on loopback.
 //
-//   node bench/security/pin-flood.mjs [--clients 20] [--duration 10] [--rate 100] [--rounds 3] [--renice-workers] [--out bench/security/results.json]
+//   node bench/security/pin-flood.mjs [--clients 20] [--duration 10] [--rate 100] [--rounds 3] [--db postgres|pglite] [--renice-workers] [--out bench/security/results.json]
 //
-// Starts the built server (pin-target.mjs: CHAIN=anvil, embedded database, default limits), then
+// Starts the built server (pin-target.mjs: CHAIN=anvil, PostgreSQL at DATABASE_URL or
+// postgres://postgres@127.0.0.1:5432/test, or --db pglite; default limits), then
 //   1. idle: probes GET /v1/oauth/validate at a steady --rate per second for --duration seconds;
 //   2. flood: --clients clients (pin-flood-clients.mjs, a separate process) hammer POST /v1/pin/verify
 //      with wrong PINs, each for its own user and from its own address, back to back, for --duration
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     rate: { type: "string", default: "100" },
     rounds: { type: "string", default: "3" },
     "renice-workers": { type: "boolean", default: false },
+    db: { type: "string", default: "postgres" },
     out: { type: "string", default: join(here, "results.json") },
   },
 });
@@ -86,7 +88,7 @@ function stats({ latencies, failures }) {
 }
 
 console.error(`starting the server and registering ${CLIENTS * ROUNDS} PINs…`);
-const target = start("pin-target.mjs", String(CLIENTS), String(ROUNDS));
+const target = start("pin-target.mjs", String(CLIENTS), String(ROUNDS), values.db);
 const info = await reply(target, "ready");
 console.error(`server at ${info.url}`);
 await probe(info.url, info.probe.token, 2); // warm-up
@@ -132,6 +134,7 @@ const result = {
   clients: CLIENTS,
   duration_s: DURATION,
   probe_rate_per_s: RATE,
+  database: values.db,
   renice_workers: values["renice-workers"],
   median_p99_ratio: medianRatio,
   all_accounts_locked: allLocked,

@@ -1,5 +1,6 @@
 // Child process of pin-flood.mjs: the real Slotgate server (built package) with its development chain
-// (CHAIN=anvil) on the embedded database, default brute-force limits, TRUST_PROXY=1 so that each flood
+// (CHAIN=anvil) on PostgreSQL (a schema of its own, dropped at the end) or the embedded PGlite, default
+// brute-force limits, TRUST_PROXY=1 so that each flood
 // client speaks from its own address (X-Forwarded-For). Prepares one end user for the validate probe and
 // `targets` end users with a registered PIN (a wallet) for the flood; answers IPC questions about locks.
 import { createHash, randomBytes } from "node:crypto";
@@ -9,6 +10,8 @@ import { join } from "node:path";
 import { loadConfig, startServer } from "@slotgate/server";
 
 const targets = Number(process.argv[2] ?? "20") * Number(process.argv[3] ?? "1"); // clients x rounds
+const kind = process.argv[4] ?? "postgres"; // "postgres" | "pglite"
+const schema = `sg_pin_flood_${randomBytes(4).toString("hex")}`;
 const dataDir = mkdtempSync(join(tmpdir(), "slotgate-pin-flood-"));
 const env = {
   PORT: "0",
@@ -20,8 +23,9 @@ const env = {
   SLOTGATE_DATA_DIR: dataDir,
   TRUST_PROXY: "1",
   RATE_LIMIT: "on",
+  ...(kind === "postgres" ? { DATABASE_URL: process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test" } : {}),
 };
-const running = await startServer(loadConfig(env));
+const running = await startServer(loadConfig(env), kind === "postgres" ? { schema } : {});
 const base = running.url;
 const { db, tokens } = running.slotgate.services;
 
@@ -83,6 +87,7 @@ process.on("message", async (msg) => {
     process.send({ type: "locks", locked });
   }
   if (msg.type === "stop") {
+    if (kind === "postgres") await db.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => undefined);
     await running.close();
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);

@@ -3,6 +3,10 @@
 // for `seconds`. Reports the answers by status and error code.
 import { createHash } from "node:crypto";
 
+// Warm before the flood starts (fetch and its connection pool loaded), so that starting this process
+// is not counted in the flood phase.
+await fetch(process.argv[2]).then((res) => res.arrayBuffer()).catch(() => undefined);
+process.send({ type: "ready" });
 process.once("message", async ({ url, users, seconds }) => {
   const counts = {};
   const end = Date.now() + seconds * 1000;

@@ -96,10 +96,13 @@ await probe(info.url, info.probe.token, 2); // warm-up
 const rounds = [];
 for (let r = 0; r < ROUNDS; r += 1) {
   const accounts = info.flooded.slice(r * CLIENTS, (r + 1) * CLIENTS);
+  // The flood's process starts (and settles) before the idle phase, so its start-up is in neither phase.
+  const flooder = start("pin-flood-clients.mjs", `${info.url}/.well-known/jwks.json`);
+  await reply(flooder, "ready");
+  await sleep(1000);
   console.error(`round ${r + 1}: idle, probing validate at ${RATE}/s for ${DURATION} s`);
   const idle = stats(await probe(info.url, info.probe.token, DURATION));
   console.error(`round ${r + 1}: flood, ${CLIENTS} clients on /v1/pin/verify with wrong PINs for ${DURATION} s, probing validate meanwhile`);
-  const flooder = start("pin-flood-clients.mjs");
   const floodDone = reply(flooder, "done");
   flooder.send({ url: info.url, users: accounts, seconds: DURATION });
   const [during, flood] = await Promise.all([probe(info.url, info.probe.token, DURATION).then(stats), floodDone]);

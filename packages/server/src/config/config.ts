@@ -143,8 +143,9 @@ export interface RateLimitConfig {
    */
   pinConcurrentPerAccount: number;
   /**
-   * `RATE_LIMIT_PIN_REFUSAL_DELAY_MS`: how long a PIN request over its per-IP or per-account budget is held
-   * before its 429 is sent (a tarpit: a client that waits for answers gets about one refusal per delay).
+   * `RATE_LIMIT_PIN_REFUSAL_DELAY_MS`: about how long (0.5-1.5 times, at random) a PIN request over its per-IP
+   * or per-account budget is held before its 429 is sent (a tarpit: a client that waits for answers gets
+   * about one refusal per delay).
    * 0 answers at once. @default 1000
    */
   pinRefusalDelayMs: number;

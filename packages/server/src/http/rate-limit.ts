@@ -14,10 +14,11 @@ export interface RateLimitOptions {
    */
   key?: (req: Request, res: Response) => string;
   /**
-   * Hold each refusal this long (at most until the window ends) before answering it: a client that
-   * waits for each answer, as scripted guessers do, then gets about one refusal per `refusalDelayMs`
-   * instead of as many as the server can write, so a flood of refused requests stops costing the server
-   * its event loop. At most {@link MAX_HELD_REFUSALS} refusals are held per process; beyond that they
+   * Hold each refusal about this long (a random 0.5-1.5 times it, never past the window's end) before
+   * answering it: a client that waits for each answer, as scripted guessers do, then gets about one
+   * refusal per `refusalDelayMs` instead of as many as the server can write, so a flood of refused
+   * requests stops costing the server its event loop. The jitter keeps many held clients from coming
+   * back in the same millisecond. At most {@link MAX_HELD_REFUSALS} refusals are held per process; beyond that they
    * are answered at once. A client that goes away frees its slot. @default 0 (answer at once)
    */
   refusalDelayMs?: number;
@@ -91,7 +92,8 @@ export function rateLimit(
       : {}),
     handler: (req, res, next) => {
       const retry = retryAfterSeconds(req);
-      refuseLater(res, next, new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retry) } }), Math.min(refusalDelayMs, retry * 1000));
+      const hold = Math.min(Math.round(refusalDelayMs * (0.5 + Math.random())), retry * 1000);
+      refuseLater(res, next, new SlotgateServerError("rate_limited", { headers: { "Retry-After": String(retry) } }), hold);
     },
   });
 }

@@ -158,3 +158,38 @@ describe("end-user password sign-in on the authorize page", () => {
     expect(ok.status, "the right password after the lock goes on to the redirect").toBe(302);
   });
 });
+
+describe("end-user password sign-in on the device verification page", () => {
+  it("shows the lock on the form with 429 and Retry-After (the device stays pending)", async () => {
+    await a.sql("DELETE FROM sign_in_attempts");
+    const registered = await registerClient(a.url, { grant_types: ["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"] });
+    const { email, password } = await authorizeCode(a.url, registered);
+    const started = await call(a.url, "POST", "/oauth/device_authorization", {
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ client_id: registered.client_id, client_secret: registered.client_secret }).toString(),
+    });
+    expect(started.status).toBe(200);
+    const userCode = String(started.json["user_code"]);
+    const attempt = async (server: TestServer, pw: string) => {
+      const form = await fetch(`${server.url}/oauth/device?user_code=${userCode}`, { headers: { accept: "text/html" } });
+      const cookie = form.headers.get("set-cookie")!.split(";")[0]!;
+      const csrf = /name="csrf_token" value="([^"]+)"/.exec(await form.text())![1]!;
+      const res = await fetch(`${server.url}/oauth/device`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie, accept: "text/html" },
+        body: new URLSearchParams({ user_code: userCode, csrf_token: csrf, email, password: pw, decision: "approve" }),
+      });
+      return { status: res.status, retryAfter: res.headers.get("retry-after"), html: await res.text() };
+    };
+    for (let i = 0; i < 5; i += 1) {
+      await waitPasses();
+      expect((await attempt(i % 2 ? a : b, "wrong-password-123")).status).toBe(401);
+    }
+    const locked = await attempt(b, password);
+    expect(locked.status).toBe(429);
+    expect(Number(locked.retryAfter)).toBeGreaterThan(1);
+    expect(locked.html).toContain("Too many wrong passwords for this account: sign-in is locked for 60 seconds.");
+    const pending = await a.sql<{ n: string }>("SELECT count(*)::text AS n FROM device_authorizations WHERE user_code = $1 AND status = 'pending'", [userCode.replace("-", "")]);
+    expect(pending[0]!.n, "the device authorization was not decided").toBe("1");
+  });
+});

@@ -28,7 +28,10 @@ export interface RateLimitOptions {
 export const MAX_HELD_REFUSALS = 10_000;
 let heldRefusals = 0;
 
-/** Passes `error` on after `delayMs`, or at once when too many refusals are held; never after the client left. */
+/**
+ * Passes `error` on after `delayMs`, or at once when too many refusals are held or the client goes away
+ * meanwhile (so the request's middleware chain always ends; nothing is written to a closed socket).
+ */
 function refuseLater(res: Response, next: (error: unknown) => void, error: SlotgateServerError, delayMs: number): void {
   if (delayMs <= 0 || heldRefusals >= MAX_HELD_REFUSALS) {
     next(error);
@@ -36,18 +39,16 @@ function refuseLater(res: Response, next: (error: unknown) => void, error: Slotg
   }
   heldRefusals += 1;
   let held = true;
-  const release = () => {
+  const answer = () => {
     if (!held) return;
     held = false;
     heldRefusals -= 1;
     clearTimeout(timer);
-    res.off("close", release);
-  };
-  const timer = setTimeout(() => {
-    release();
+    res.off("close", answer);
     next(error);
-  }, delayMs);
-  res.once("close", release);
+  };
+  const timer = setTimeout(answer, delayMs);
+  res.once("close", answer);
 }
 
 /**

@@ -73,6 +73,11 @@ export const ERRORS = {
   pin_locked: { status: 423, message: "Too many wrong PIN attempts; the wallet is locked for a while." },
   mnemonic_mismatch: { status: 401, message: "The mnemonic does not match the wallet's stored mnemonic." },
   identity_not_verified: { status: 403, message: "Recovery needs a verified email identity first." },
+  invalid_caller_assertion: {
+    status: 401,
+    message: "The chain service refused the call: the front service's caller assertion is missing, forged, expired, or names another user or call.",
+  },
+  caller_assertion_replayed: { status: 401, message: "The chain service refused the call: its caller assertion was already used." },
   not_owner: { status: 403, message: "The caller does not own this address or slot." },
   sponsorship_refused: {
     status: 403,

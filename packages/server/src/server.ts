@@ -11,6 +11,7 @@ import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } f
 import { type Database, openDatabase } from "@slotgate/storage";
 import { migrateServer } from "./storage/migrations.js";
 import type { ScryptParams } from "./users/passwords.js";
+import { callerAssertions } from "./chain/caller-assertions.js";
 
 /** Development defaults in use, each announced with a loud warning at start-up. */
 export interface Resources {
@@ -114,7 +115,12 @@ export async function startServer(
   banner(log, res.warnings);
   let chain: ChainHandle | null;
   try {
-    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, { dataDir: res.config.dataDir, warn: logChainWarning(log), log });
+    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, {
+            dataDir: res.config.dataDir,
+            warn: logChainWarning(log),
+            log,
+            callers: { assert: callerAssertions(res.keys), keys: res.keys.jwks() },
+          });
   } catch (error) {
     if (!options.resources) await res.db.close();
     throw error;

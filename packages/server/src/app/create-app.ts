@@ -42,6 +42,7 @@ import type { Services } from "./services.js";
 import { Redis } from "ioredis";
 import { requestIds } from "../http/request-id.js";
 import { metricsHandler, ServerMetrics } from "../observability/metrics.js";
+import { callerAssertions } from "../chain/caller-assertions.js";
 
 /** Inputs of {@link createApp}. */
 export interface CreateAppOptions {
@@ -111,6 +112,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
     issuer,
     db,
     keys,
+    assertCaller: callerAssertions(keys),
     tokens: new TokenService(keys, issuer, revocations),
     revocations,
     secrets: new ClientSecrets(config.clientSecretPepper),

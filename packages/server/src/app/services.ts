@@ -4,6 +4,7 @@ import type { Logger } from "../config/logger.js";
 import type { ClientSecrets } from "../clients/client-secrets.js";
 import type { IdentityProviders } from "../identity-providers/upstream.js";
 import type { KeyStore } from "../keys/key-store.js";
+import type { CallerAssertions } from "../chain/caller-assertions.js";
 import type { Passkeys } from "../passkeys/webauthn.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { MailboxChallenges } from "../mailbox-proof/challenges.js";
@@ -31,6 +32,8 @@ export interface Services {
   codes: CodeBatcher;
   /** The chain service, or null when the server runs with `CHAIN=off`. */
   chain: ChainHandle | null;
+  /** Signs caller assertions for the chain service (recovery after the mailbox proof). */
+  assertCaller: CallerAssertions;
   outbox: OutboxWorker;
   log: Logger;
   scrypt: ScryptParams;

@@ -9,6 +9,7 @@ import { findClient } from "../storage/clients.js";
 import { type ChainHandle, logChainWarning, startChain } from "../chain/start-chain.js";
 import { ConfigError, type ServerConfig } from "../config/config.js";
 import { createLogger } from "../config/logger.js";
+import { refuseDevelopmentDefaults } from "../config/production.js";
 import { connectRemoteChain } from "../grpc/client.js";
 import { linkCredentialWarning, serveChainService } from "../grpc/server.js";
 import { asServerError } from "../http/error-handler.js";
@@ -174,6 +175,7 @@ async function providerCommand(argv: string[], config: ServerConfig, io: CliIo):
 async function serveChainProcess(config: ServerConfig, io: CliIo): Promise<number> {
   if (config.chain.mode === "remote") throw new ChainCommandProblem("CHAIN_SERVICE_URL is for the HTTP server; the chain-service process connects to the chain itself (unset it here)");
   if (config.chain.mode === "off") throw new ChainCommandProblem("CHAIN=off: nothing to serve");
+  refuseDevelopmentDefaults(config, "chain-service");
   const { host, port } = config.chain.listen;
   // Refuse before opening anything: off loopback the link needs a credential (the warning is logged when serving).
   linkCredentialWarning({ host, token: config.chain.serviceToken, tls: config.chain.tls.server });

@@ -10,7 +10,7 @@ import { callerAssertions } from "../../src/chain/caller-assertions.js";
 import { type ChainHandle, startChain } from "../../src/chain/start-chain.js";
 import { chainSettingsFromEnv } from "../../src/config/chain-env.js";
 import { ConfigError } from "../../src/config/env.js";
-import { createLogger } from "../../src/index.js";
+import { createLogger, loadConfig, migrateServer, startServer } from "../../src/index.js";
 import { connectRemoteChain } from "../../src/grpc/client.js";
 import { ASSERTION_METADATA, chainServiceDefinition, ERROR_METADATA, TOKEN_METADATA } from "../../src/grpc/definition.js";
 import { type ChainGrpcServer, linkCredentialWarning, serveChainService } from "../../src/grpc/server.js";
@@ -124,6 +124,31 @@ describe("TLS on the chain-service link", () => {
     await expect(startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: tlsServer.address, CHAIN_SERVICE_TOKEN: TOKEN, CHAIN_SERVICE_TLS_CA: pki.rogueCa })).rejects.toMatchObject({
       code: "chain_unavailable",
     });
+  });
+
+  it("in production, a front service refuses a chain service that runs a development chain", async () => {
+    const key = await generateSigningKey();
+    const config = loadConfig({
+      SLOTGATE_ENV: "production",
+      DATABASE_URL: "postgres://slotgate@db.internal:5432/slotgate",
+      SIGNING_KEYS: JSON.stringify([key]),
+      CLIENT_SECRET_PEPPER: "p".repeat(40),
+      SMTP_URL: "smtp://127.0.0.1:1",
+      PUBLIC_URL: "https://login.slotgate.example",
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      CHAIN_SERVICE_URL: tlsServer.address,
+      CHAIN_SERVICE_TOKEN: TOKEN,
+      CHAIN_SERVICE_TLS_CA: pki.ca,
+    });
+    const db = await openDatabase({});
+    try {
+      await migrateServer(db);
+      const resources = { db, keys: await createKeyStore([key]), config, warnings: [] };
+      await expect(startServer(config, { resources, log: silent })).rejects.toThrow(/CHAIN_SERVICE_URL names a chain service on a development chain/);
+    } finally {
+      await db.close();
+    }
   });
 
   it("mutual TLS: a caller needs a certificate from the configured CA", async () => {

@@ -184,6 +184,23 @@ function rawCall(client: grpc.Client, method: string, args: unknown[], metadata:
   });
 }
 
+describe("caller assertions are not bearer tokens", () => {
+  it("an assertion presented to the HTTP API, with or without the issuer, is 401 invalid_token", async () => {
+    const client = await registerClient(server.url, { blockchain: true });
+    const user = await newUser(server, client);
+    const assertion = callerAssertions(frontKeys)(user.uuid, "verifyPin");
+    const [, payload] = assertion.split(".");
+    const withIssuer = frontKeys.sign(
+      { alg: "ES256", kid: frontKeys.activeKid, typ: "slotgate-chain-call+jwt" },
+      { ...(JSON.parse(Buffer.from(payload!, "base64url").toString()) as object), iss: server.url, aud: undefined },
+    );
+    for (const token of [assertion, withIssuer]) {
+      const res = await call(server.url, "POST", "/v1/pin/register", { token, body: { user_uuid: user.uuid, ...pinOf("1212") } });
+      expect([res.status, res.json["error"]]).toEqual([401, "invalid_token"]);
+    }
+  });
+});
+
 describe("evidence, not flags: direct gRPC calls", () => {
   const Client = grpc.makeGenericClientConstructor(chainServiceDefinition, "ChainService");
   const channel = () => grpc.credentials.createSsl(pki.read(pki.ca));

@@ -11,7 +11,9 @@ export const authorizeQuerySchema = z.object({
   client_id: text(128),
   redirect_uri: text(2048),
   response_type: z.literal("code", { error: "must be code" }),
-  state: text(512).optional(),
+  state: text(512)
+    .optional()
+    .describe("CSRF token, echoed back. Required unless the request carries PKCE S256 and ends in a code redirect (not popup, not loopback)."),
   display: z.enum(["page", "popup"]).optional(),
   code_challenge: z
     .string()
@@ -29,7 +31,7 @@ export const STATE_REQUIRED_MESSAGE = "is required unless the request carries PK
  * without the verifier held by the client that started the flow. That holds only when the request
  * ends in a code redirect (`display=page`, not a loopback redirect): the popup and loopback modes hand
  * over the user JWT itself, which no verifier guards, so they keep requiring `state`
- * (docs/decisions/authorize-state.md).
+ * (docs/decisions/oauth-trust-boundaries.md).
  *
  * @param query - the raw authorize parameters (`display`, `code_challenge`, `code_challenge_method`)
  * @param loopbackRedirect - whether `redirect_uri` is an RFC 8252 loopback redirect (the desktop flow)

@@ -27,7 +27,7 @@ export function isLoopbackUri(uri: string): boolean {
  * Validates authorize parameters in the contract's order: ERR_MISSING_PARAMS, invalid_client,
  * redirect_uri_mismatch (never redirecting to an unregistered URI), unsupported_response_type,
  * then the remaining fields. `state` may be absent only when PKCE S256 protects a code redirect
- * (`authorizeStateRequired`, docs/decisions/authorize-state.md).
+ * (`authorizeStateRequired`, docs/decisions/oauth-trust-boundaries.md).
  */
 export async function validateAuthorize(services: Services, input: unknown): Promise<AuthorizeRequest> {
   const raw = singleValued(input, AUTHORIZE_PARAMS);

@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from "../support/harness.js";
 /**
  * A standard client that relies on PKCE instead of `state` (OAuth 2.1, RFC 9700 section 2.1.1):
  * panva's openid-client builds the authorization URL without `state`, and its code grant checks
- * that the callback carries none (docs/decisions/authorize-state.md).
+ * that the callback carries none (docs/decisions/oauth-trust-boundaries.md).
  */
 let server: TestServer;
 let registered: Awaited<ReturnType<typeof registerClient>>;

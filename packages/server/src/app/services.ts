@@ -9,6 +9,7 @@ import type { Mailer } from "../mail/mailer.js";
 import type { MailboxChallenges } from "../mailbox-proof/challenges.js";
 import type { RevocationList } from "../keys/revocation-list.js";
 import type { TokenService } from "../keys/tokens.js";
+import type { OutboxSeal } from "../outbox/seal.js";
 import type { OutboxWorker } from "../outbox/worker.js";
 import type { Database } from "@slotgate/storage";
 import type { ScryptParams } from "../users/passwords.js";
@@ -32,6 +33,8 @@ export interface Services {
   /** The chain service, or null when the server runs with `CHAIN=off`. */
   chain: ChainHandle | null;
   outbox: OutboxWorker;
+  /** Seals the secret query parameters of outbox messages (callback codes) at rest. */
+  outboxSeal: OutboxSeal;
   log: Logger;
   scrypt: ScryptParams;
   /** Outgoing mail: SMTP, or the development mailbox. */

@@ -58,7 +58,7 @@ describe("discovery and service endpoints", () => {
     expect(Object.keys(lookup.responses)).toEqual(expect.arrayContaining(["200", "404"]));
     expect(described["/v1/oauth/validate"]!["get"]!.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: "Idempotency-Key" }));
     // state is optional on the wire (PKCE S256 may stand in for it on a code redirect); the other three are not.
-    const authorize = (described["/oauth/authorize"]!["get"]!.parameters ?? []) as Array<{ name: string; required: boolean; schema: { description?: string } }>;
+    const authorize = (described["/oauth/authorize"]!["get"]!.parameters ?? []) as unknown as Array<{ name: string; required: boolean; schema: { description?: string } }>;
     expect(Object.fromEntries(authorize.map((p) => [p.name, p.required]))).toMatchObject({ client_id: true, redirect_uri: true, response_type: true, state: false });
     expect(authorize.find((p) => p.name === "state")?.schema.description).toContain("PKCE S256");
   });

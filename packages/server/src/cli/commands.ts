@@ -25,7 +25,7 @@ export interface CliIo {
   err(line: string): void;
   /**
    * Reads a secret the user types or pipes (never from argv). @default standard input: prompted
-   * without echo on a terminal, read to the end from a pipe
+   * twice without echo on a terminal, read to the end from a pipe
    */
   readSecret?(prompt: string): Promise<string>;
 }
@@ -240,5 +240,5 @@ function usage(message: string): UsageError {
 const defaultIo: CliIo = {
   out: (l) => process.stdout.write(l + "\n"),
   err: (l) => process.stderr.write(l + "\n"),
-  readSecret: (prompt) => readSecret(prompt),
+  readSecret: (prompt) => readSecret(prompt, process.stdin, process.stderr, { confirmPrompt: "Repeat it: " }),
 };

@@ -13,19 +13,31 @@ export interface SecretInput extends NodeJS.ReadableStream {
 /**
  * Reads one secret (a password) from standard input without it ever appearing in argv, a shell
  * history or on screen. On a terminal: writes `prompt` to `output`, turns echo off (raw mode), reads
- * up to Enter (Backspace edits, Ctrl-C cancels), restores the terminal. From a pipe: reads to the end
- * and drops one trailing newline, so `printf '%s\n' "$PW" | …` and `… < file` both work.
+ * up to Enter (Backspace edits, Ctrl-C cancels), restores the terminal; with `confirmPrompt`, asks
+ * again and refuses two different entries (a typo would otherwise become the password). From a pipe:
+ * reads to the end and drops one trailing newline, so `printf '%s\n' "$PW" | …` and `… < file` both work.
  *
  * @param prompt - what to ask on a terminal, e.g. `"Password for ops@example.com: "`
+ * @param options - `confirmPrompt`: on a terminal, ask a second time with this prompt
  * @returns the secret, possibly empty (the caller validates it)
  *
  * @example
  * ```ts
- * const password = await readSecret("Password: ");
+ * const password = await readSecret("Password: ", process.stdin, process.stderr, { confirmPrompt: "Repeat it: " });
  * ```
  */
-export function readSecret(prompt: string, input: SecretInput = process.stdin, output: NodeJS.WritableStream = process.stderr): Promise<string> {
-  return input.isTTY && input.setRawMode ? readFromTerminal(prompt, input, output) : readFromPipe(input);
+export async function readSecret(
+  prompt: string,
+  input: SecretInput = process.stdin,
+  output: NodeJS.WritableStream = process.stderr,
+  options: { confirmPrompt?: string } = {},
+): Promise<string> {
+  if (!input.isTTY || !input.setRawMode) return readFromPipe(input);
+  const secret = await readFromTerminal(prompt, input, output);
+  if (options.confirmPrompt !== undefined && (await readFromTerminal(options.confirmPrompt, input, output)) !== secret) {
+    throw new Error("the two passwords typed differ");
+  }
+  return secret;
 }
 
 function readFromPipe(input: SecretInput): Promise<string> {

@@ -49,6 +49,23 @@ describe("readSecret (dev-user create's password, never from argv)", () => {
     expect(tty.screen()).toBe("Password for a@b.test: \n");
   });
 
+  it("on a terminal with a confirmation prompt: the same entry twice is accepted, two different ones are refused", async () => {
+    const same = terminal();
+    const ok = readSecret("Password: ", same.input, same.output, { confirmPrompt: "Repeat it: " });
+    same.input.write("twice-typed-1\r");
+    await new Promise((r) => setImmediate(r));
+    same.input.write("twice-typed-1\r");
+    expect(await ok).toBe("twice-typed-1");
+    expect(same.screen()).toBe("Password: \nRepeat it: \n");
+    const differ = terminal();
+    const refused = readSecret("Password: ", differ.input, differ.output, { confirmPrompt: "Repeat it: " });
+    differ.input.write("first-entry-1\r");
+    await new Promise((r) => setImmediate(r));
+    differ.input.write("second-entry-1\r");
+    await expect(refused).rejects.toThrow("the two passwords typed differ");
+    expect(differ.rawModes).toEqual([true, false, true, false]);
+  });
+
   it("on a terminal: Ctrl-C cancels and restores the terminal", async () => {
     const tty = terminal();
     const read = readSecret("Password: ", tty.input, tty.output);

@@ -16,7 +16,10 @@
  */
 export const ERRORS = {
   // --- request shape ---
-  ERR_MISSING_PARAMS: { status: 400, message: "The login URL lacks one of client_id, redirect_uri, response_type or state." },
+  ERR_MISSING_PARAMS: {
+    status: 400,
+    message: "The login URL lacks one of client_id, redirect_uri, response_type or state (state may be left out only when PKCE S256 protects a code redirect).",
+  },
   invalid_request: { status: 400, message: "The request is missing a field or has a field of the wrong type." },
   malformed_json: { status: 400, message: "The request body is not valid JSON." },
   unsupported_media_type: { status: 415, message: "Send the body as application/json." },

@@ -10,6 +10,7 @@ import type { Mailer } from "../mail/mailer.js";
 import type { MailboxChallenges } from "../mailbox-proof/challenges.js";
 import type { RevocationList } from "../keys/revocation-list.js";
 import type { TokenService } from "../keys/tokens.js";
+import type { OutboxSeal } from "../outbox/seal.js";
 import type { OutboxWorker } from "../outbox/worker.js";
 import type { Database } from "@slotgate/storage";
 import type { ScryptParams } from "../users/passwords.js";
@@ -35,6 +36,8 @@ export interface Services {
   /** Signs caller assertions for the chain service (recovery after the mailbox proof). */
   assertCaller: CallerAssertions;
   outbox: OutboxWorker;
+  /** Seals the secret query parameters of outbox messages (callback codes) at rest. */
+  outboxSeal: OutboxSeal;
   log: Logger;
   scrypt: ScryptParams;
   /** Outgoing mail: SMTP, or the development mailbox. */

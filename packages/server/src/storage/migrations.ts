@@ -6,7 +6,7 @@ import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
  *
  * @example
  * ```ts
- * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6]
+ * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6, 7, 9]
  * ```
  */
 export const SERVER_MIGRATIONS: MigrationSet = {
@@ -227,6 +227,18 @@ CREATE INDEX outbox_by_client ON outbox((payload->>'client_id'), id);
     name: "outbox rows carry the request id that enqueued them",
     sql: `ALTER TABLE outbox ADD COLUMN request_id TEXT;`,
   },
+  {
+    version: 9,
+    name: "outbox secrets sealed at rest",
+    // A callback's one-time code moves out of target_url into sealed_query (AES-256-GCM under a key
+    // derived from CLIENT_SECRET_PEPPER), dropped on delivery. Finished callbacks written before this
+    // lose the code they kept in clear; pending ones keep it until delivered, as before.
+    sql: `
+ALTER TABLE outbox ADD COLUMN sealed_query TEXT;
+UPDATE outbox SET target_url = regexp_replace(target_url, '([?&])code=[^&#]*&?', '\\1')
+  WHERE topic = 'oauth_meta.callback' AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL) AND target_url ~ '[?&]code=';
+`,
+  },
   ],
 };
 
@@ -235,7 +247,7 @@ CREATE INDEX outbox_by_client ON outbox((payload->>'client_id'), id);
  *
  * @example
  * ```ts
- * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7] on a fresh database, [] afterwards
+ * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 9] on a fresh database, [] afterwards
  * ```
  */
 export function migrateServer(db: Database): Promise<number[]> {

@@ -84,11 +84,10 @@ function serverCredentials(tls: ChainLinkTls["server"] | undefined): grpc.Server
 /**
  * Serves a chain service over gRPC (`slotgate-server chain-service`): every `ChainService` method as
  * a unary call with JSON messages. Failures carry the chain service's stable error code in the
- * `slotgate-error` trailer. Each call runs as a remote call (`runRemoteCall`): a call made for a user needs
- * the caller assertion of the `slotgate-caller-assertion` metadata. With `token`, calls must send
- * `authorization: Bearer <token>`; with `tls`,
- * the channel is TLS (mutual TLS with `tls.clientCa`). Off a loopback address it refuses to start
- * without a credential ({@link linkCredentialWarning}).
+ * `slotgate-error` trailer. Each call runs as a remote call (`runRemoteCall`): a call made for a user
+ * needs the caller assertion of the `slotgate-caller-assertion` metadata. With `token`, calls must send
+ * `authorization: Bearer <token>`; with `tls`, the channel is TLS (mutual TLS with `tls.clientCa`). Off
+ * a loopback address it refuses to start without a credential ({@link linkCredentialWarning}).
  *
  * @example
  * ```ts

@@ -52,6 +52,12 @@ export const BACKEND_ERRORS = {
    * `idempotencyKey` answers its outcome. 202: accepted, not done yet.
    */
   write_pending: { status: 202, message: "chain write pending" },
+  /** A webhook's `Slotgate-Signature` is missing, malformed, or matches no secret (`verifyWebhook`). */
+  webhook_signature_invalid: { status: 400, message: "webhook signature invalid" },
+  /** A webhook was signed longer ago (or further ahead) than the tolerance: a replay, or a clock far off. */
+  webhook_timestamp_out_of_window: { status: 400, message: "webhook timestamp out of window" },
+  /** A correctly signed webhook body is not a login-status event. */
+  webhook_payload_invalid: { status: 400, message: "webhook payload invalid" },
   /** The service could not be reached. */
   network_error: { status: 502, message: "network error" },
   /** The service answered something that is not the documented JSON. */

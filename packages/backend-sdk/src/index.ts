@@ -45,5 +45,6 @@ export {
   serializeSpendPayload,
 } from "./spend/encrypt-spend-message.js";
 export type { StatusSyncArgs, StatusSyncResult } from "./status/status-sync.js";
-export type { SlotInfo, SpendPayload, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+export { type VerifyWebhookOptions, verifyWebhook } from "./webhooks/verify-webhook.js";
+export type { LoginStatusWebhookEvent, SlotInfo, SpendPayload, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
 export { type ChainWriteResponse, type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";

@@ -6,11 +6,15 @@
 import { type ReferenceServer, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SlotgateBackend, type SlotgateBackendError, silentLogger } from "../src/index.js";
+import { type LoginStatusWebhookEvent, SlotgateBackend, type SlotgateBackendError, isSlotgateBackendError, silentLogger, verifyWebhook } from "../src/index.js";
 import { type RunningServer, freePort, nodeServer } from "./support/http-server.js";
 
 let service: ReferenceServer;
 let callbackServer: RunningServer;
+let marketplace: RunningServer;
+const MARKETPLACE_SECRET = "e2e-marketplace-secret-0123456789abcdef";
+/** What the marketplace receiver accepted (verified events) and refused (error codes), in arrival order. */
+const webhooks: { accepted: Array<LoginStatusWebhookEvent & { header_id: string }>; refused: string[] } = { accepted: [], refused: [] };
 let backend: SlotgateBackend;
 let client: { client_id: string; client_secret: string };
 let redirectUri: string;
@@ -41,7 +45,26 @@ async function loginUser(): Promise<string> {
 }
 
 beforeAll(async () => {
-  service = await startReferenceServer({ env: { LOG_LEVEL: "silent" } });
+  // A marketplace endpoint as a platform would write it: the raw body, verifyWebhook, 204 or 400.
+  marketplace = await nodeServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      verifyWebhook(Buffer.concat(chunks), req.headers["slotgate-signature"] as string | undefined, { secret: MARKETPLACE_SECRET }).then(
+        (event) => {
+          webhooks.accepted.push({ ...event, header_id: String(req.headers["slotgate-event-id"]) });
+          res.writeHead(204).end();
+        },
+        (error: unknown) => {
+          webhooks.refused.push(isSlotgateBackendError(error) ? error.code : "unexpected");
+          res.writeHead(400).end();
+        },
+      );
+    });
+  });
+  service = await startReferenceServer({
+    env: { LOG_LEVEL: "silent", MARKETPLACE_URL: `${marketplace.origin}/webhooks/slotgate`, MARKETPLACE_SECRET, OUTBOX_POLL_MS: "50" },
+  });
   callbackServer = await nodeServer((req, res) => backend.handleCallback(req, res));
   redirectUri = `${callbackServer.origin}/slotgate/callback`;
   loopbackUri = `http://127.0.0.1:${await freePort()}/callback`;
@@ -72,6 +95,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  await marketplace?.close();
   await backend?.shutdown();
   await callbackServer?.close();
   await service?.close();
@@ -102,6 +126,19 @@ describe("backend SDK against the reference server", () => {
     const logout = await backend.statusLogout({ accessToken: info.access_token, userId: info.id });
     expect(logout).toMatchObject({ ok: true, response: { status: "logged_out", transfer_enabled: true } });
     expect(await backend.statusCheck({ accessToken: info.access_token, userId: info.id })).toMatchObject({ status: "logged_out", transfer_enabled: true });
+    // The marketplace heard both changes, each signed and verified by verifyWebhook.
+    const mine = async () => {
+      for (let i = 0; i < 200 && webhooks.accepted.filter((e) => e.user_id === info.id).length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+      return webhooks.accepted.filter((e) => e.user_id === info.id);
+    };
+    const events = await mine();
+    expect(events.map((e) => [e.status, e.transfer_enabled, e.client_id])).toEqual([
+      ["logged_in", false, client.client_id],
+      ["logged_out", true, client.client_id],
+    ]);
+    for (const e of events) expect(e.id).toBe(e.header_id);
+    expect(Date.parse(events[1]!.timestamp)).toBeGreaterThanOrEqual(Date.parse(events[0]!.timestamp));
+    expect(webhooks.refused).toEqual([]);
   });
 
   it("a replayed callback is ignored: the code is single use and the first result stands", async () => {

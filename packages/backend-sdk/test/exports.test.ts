@@ -16,6 +16,7 @@ describe("public surface", () => {
       "isSlotgateBackendError",
       "serializeSpendPayload",
       "silentLogger",
+      "verifyWebhook",
     ]);
   });
 

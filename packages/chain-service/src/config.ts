@@ -1,3 +1,4 @@
+import type { CallerKeys } from "./evidence/caller-assertion.js";
 import type { SlotgateAddresses } from "@slotgate/contracts";
 import type { PinLockoutPolicy } from "./storage/pin-attempts.js";
 import type { Database } from "@slotgate/storage";
@@ -110,6 +111,12 @@ export interface ChainServiceConfig {
   spendBatchLimit?: number;
   /** This process's name in the signers' leases (several instances share one database). @default host:pid:random */
   instanceId?: string;
+  /**
+   * The public keys of the front service's caller assertions (its JWKS, or the URL of its
+   * `/.well-known/jwks.json`): `recover` and, over gRPC, every call made for a user need an assertion
+   * signed by one of them (docs/decisions/chain-link.md). @default none: such calls are refused
+   */
+  callerKeys?: CallerKeys;
   /** Clock. @default () => new Date() */
   now?: () => Date;
   /** Receives start-up warnings (development defaults in use, a low paymaster deposit). @default console.warn of the message */

@@ -1,3 +1,5 @@
+import type { JWTVerifyGetKey } from "jose";
+import { callerKeySet } from "./evidence/caller-assertion.js";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { type JsonRpcProvider, Wallet, formatEther, getAddress, parseEther } from "ethers";
@@ -61,6 +63,8 @@ export interface ServiceContext {
   log: ChainServiceLogger;
   /** Bundles sent by the built-in bundler of this process, by size. */
   bundleSizes: Map<number, number>;
+  /** The keys of the front service's caller assertions (null: none configured, user calls that need one are refused). */
+  callerKeys: JWTVerifyGetKey | null;
 }
 
 const silent = () => undefined;
@@ -268,6 +272,7 @@ async function wire(
     },
     development,
     log: config.log ?? NO_LOG,
+    callerKeys: callerKeySet(config.callerKeys),
     bundleSizes,
   };
 }

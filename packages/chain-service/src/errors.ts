@@ -13,6 +13,8 @@ export type ChainServiceErrorCode = Extract<
   | "pin_locked"
   | "mnemonic_mismatch"
   | "identity_not_verified"
+  | "invalid_caller_assertion"
+  | "caller_assertion_replayed"
   | "not_owner"
   | "sponsorship_refused"
   | "provider_not_registered"

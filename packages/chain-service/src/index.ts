@@ -9,9 +9,17 @@
  * @packageDocumentation
  */
 export { type ChainService, type ChainServiceAddresses, type WriteOptions, createChainService } from "./service.js";
-export { CHAIN_SERVICE_METHODS, type ChainServiceMethod } from "./surface.js";
+export { CHAIN_SERVICE_METHODS, type ChainServiceMethod, USER_CALL_METHODS } from "./surface.js";
+export {
+  CALLER_ASSERTION_AUDIENCE,
+  CALLER_ASSERTION_MAX_SECONDS,
+  CALLER_ASSERTION_TYPE,
+  type CallerAssertionClaims,
+  type CallerKeys,
+  callerAssertionPayload,
+} from "./evidence/caller-assertion.js";
 export type { BundlerConfig, ChainServiceConfig, ChainServiceLogger, ChainServiceMetrics, ChainServiceWarning, RpcChainConfig, SponsorshipSettings } from "./config.js";
-export { type RequestContext, currentRequestId, runOutsideRequest, runWithRequestId } from "./request-context.js";
+export { type RequestContext, currentRequestId, runOutsideRequest, runRemoteCall, runWithRequestId } from "./request-context.js";
 export { ChainServiceError, type ChainServiceErrorCode, type ChainServiceErrorOptions } from "./errors.js";
 export type { WalletOperation, WalletOperationOptions, WalletOperationResponse } from "./operations/wallet-operation.js";
 export type { PinCredentials } from "./pin/credentials.js";

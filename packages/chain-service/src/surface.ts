@@ -36,7 +36,8 @@ import { type PendingWrite, type WriteIdentity, requestHash } from "./writes/eng
 import { findWallet } from "./storage/wallets.js";
 import { provisionWallet } from "./wallets/provision.js";
 import { pendingDerivations } from "./keys/share-pin.js";
-import { currentRequestId } from "./request-context.js";
+import { currentRemoteCall, currentRequestId } from "./request-context.js";
+import { spendCallerAssertion } from "./evidence/caller-assertion.js";
 import type { ChainServiceMetrics } from "./config.js";
 
 const clientId = primitives.text(128);
@@ -51,14 +52,23 @@ type RequestArgs<K extends keyof ChainService> = ChainService[K] extends (...arg
 
 /** Every method of the surface: the schema of its argument list, what runs with the parsed arguments, and (write methods) whose write it is. */
 type Methods = {
-  [K in Exclude<keyof ChainService, "addresses" | "close">]: K extends WriteMethod
+  [K in Exclude<keyof ChainService, "addresses" | "close">]: (K extends WriteMethod
     ? {
         args: z.ZodTuple;
         scope: (...args: RequestArgs<K>) => string;
         run: (ctx: ServiceContext, ...args: [...RequestArgs<K>, WriteIdentity]) => ReturnType<ChainService[K]>;
       }
-    : { args: z.ZodTuple; scope?: undefined; run: (ctx: ServiceContext, ...args: RequestArgs<K>) => ReturnType<ChainService[K]> };
+    : { args: z.ZodTuple; scope?: undefined; run: (ctx: ServiceContext, ...args: RequestArgs<K>) => ReturnType<ChainService[K]> }) & {
+    /**
+     * A call made for one user (PIN-gated, or re-keying a wallet): the user it acts for. Over a
+     * transport such a call needs the front service's caller assertion naming that user.
+     */
+    actsFor?: (...args: RequestArgs<K>) => number;
+  };
 };
+
+/** Marks a method as made for the user `actsFor` names (see {@link Methods}). */
+const forUser = <M extends object, A extends unknown[]>(entry: M & { args: z.ZodTuple }, actsFor: (...args: A) => number) => ({ ...entry, actsFor });
 
 const method = <S extends z.ZodTuple, Result>(args: S, run: (ctx: ServiceContext, ...args: z.output<S>) => Promise<Result>) => ({
   args,
@@ -91,36 +101,45 @@ const writeOptionsSchema = z
  * feature modules receive parsed input and never re-check it.
  */
 export const SURFACE = {
-  registerPin: method(z.tuple([pinRegisterSchema]), registerPin),
-  verifyPin: write(
-    z.tuple([pinVerifySchema]),
-    (request) => user(request.user_uuid),
-    (ctx, { operation, ...credentials }, identity) =>
-      runWalletOperation(ctx, credentials, operation ?? { kind: "verify_only" }, identity, { resealBackup: true }) as Promise<WalletOperationResponse | PendingWrite>,
+  registerPin: forUser(method(z.tuple([pinRegisterSchema]), registerPin), (request: { user_uuid: number }) => request.user_uuid),
+  verifyPin: forUser(
+    write(
+      z.tuple([pinVerifySchema]),
+      (request) => user(request.user_uuid),
+      (ctx, { operation, ...credentials }, identity) =>
+        runWalletOperation(ctx, credentials, operation ?? { kind: "verify_only" }, identity, { resealBackup: true }) as Promise<WalletOperationResponse | PendingWrite>,
+    ),
+    (request: { user_uuid: number }) => request.user_uuid,
   ),
-  resetPin: method(z.tuple([pinResetSchema]), resetPin),
-  recover: method(z.tuple([pinRecoverSchema.extend({ identity_verified: z.boolean() })]), recover),
+  resetPin: forUser(method(z.tuple([pinResetSchema]), resetPin), (request: { user_uuid: number }) => request.user_uuid),
+  // Recovery carries its own assertion (for `recover`, minted after the mailbox proof), checked in process too.
+  recover: method(z.tuple([pinRecoverSchema.extend({ assertion: z.string().min(1).max(4096) })]), recover),
   walletAddressFor: method(z.tuple([primitives.userUuid]), async (ctx, userUuid) => (await findWallet(ctx.db, userUuid))?.address ?? null),
   contentAddressFor: method(z.tuple([primitives.userUuid]), async (ctx, userUuid) => (await findWallet(ctx.db, userUuid))?.contentAddress ?? null),
   provisionWallet: method(z.tuple([primitives.userUuid]), async (ctx, userUuid) => {
     const wallet = await provisionWallet(ctx, userUuid);
     return { address: wallet.address, content_address: wallet.contentAddress };
   }),
-  transferToken: write(
-    z.tuple([primitives.userUuid, tokenTransferSchema.extend({ pin_salt: primitives.pinSalt.optional() })]),
-    (userUuid) => user(userUuid),
-    (ctx, userUuid, request, identity) => {
-      const { pin_hash, pin_salt, key_share_user, ...transfer } = request;
-      return runWalletOperation(
-        ctx,
-        { user_uuid: userUuid, pin_hash, key_share_user, ...(pin_salt === undefined ? {} : { pin_salt }) },
-        { kind: "erc20_transfer", ...transfer },
-        identity,
-        { shape: "transfer" },
-      ) as Promise<TokenTransferResponse | PendingWrite>;
-    },
+  transferToken: forUser(
+    write(
+      z.tuple([primitives.userUuid, tokenTransferSchema.extend({ pin_salt: primitives.pinSalt.optional() })]),
+      (userUuid) => user(userUuid),
+      (ctx, userUuid, request, identity) => {
+        const { pin_hash, pin_salt, key_share_user, ...transfer } = request;
+        return runWalletOperation(
+          ctx,
+          { user_uuid: userUuid, pin_hash, key_share_user, ...(pin_salt === undefined ? {} : { pin_salt }) },
+          { kind: "erc20_transfer", ...transfer },
+          identity,
+          { shape: "transfer" },
+        ) as Promise<TokenTransferResponse | PendingWrite>;
+      },
+    ),
+    (userUuid: number) => userUuid,
   ),
-  exchangeSlotOwner: write(z.tuple([exchangeTokenOwnerSchema]), (request) => user(request.from_uuid), exchangeSlotOwner),
+  exchangeSlotOwner: forUser(write(z.tuple([exchangeTokenOwnerSchema]), (request) => user(request.from_uuid), exchangeSlotOwner), (request: { from_uuid: string }) =>
+    Number(request.from_uuid),
+  ),
   registerSlot: write(z.tuple([z.strictObject({ cuid, meta_idx: metaIdx, user_uuid: primitives.userUuid })]), platform, (ctx, args) => registerSlot(ctx, args)),
   slotOwner: method(z.tuple([cuid, metaIdx]), async (ctx, slotCuid, index) => getAddress(await ctx.contracts.exchange.slot_owner(slotCuid, BigInt(index)))),
   initPermissionProvider: write(z.tuple([initPermissionProviderSchema]), (request) => client(request.client_id), initPermissionProvider),
@@ -159,6 +178,12 @@ export const SURFACE = {
 
 /** The names of the {@link ChainService} methods, in one place (the gRPC layer serves exactly these). */
 export const CHAIN_SERVICE_METHODS = Object.keys(SURFACE) as (keyof typeof SURFACE)[];
+
+/**
+ * The methods made for one user (PIN-gated or re-keying): called over a transport, each needs a caller
+ * assertion for the method naming that user (`recover` always carries its own, in its input).
+ */
+export const USER_CALL_METHODS: readonly ChainServiceMethod[] = CHAIN_SERVICE_METHODS.filter((name) => "actsFor" in SURFACE[name]);
 
 /** A method name of {@link CHAIN_SERVICE_METHODS}. */
 export type ChainServiceMethod = keyof typeof SURFACE;
@@ -223,7 +248,12 @@ export function serviceOver(ctx: ServiceContext): ChainService {
     close: () => ctx.close(),
   };
   for (const name of Object.keys(SURFACE) as ChainServiceMethod[]) {
-    const entry = SURFACE[name] as { args: z.ZodTuple; scope?: (...args: unknown[]) => string; run: (ctx: unknown, ...args: unknown[]) => Promise<unknown> };
+    const entry = SURFACE[name] as {
+      args: z.ZodTuple;
+      scope?: (...args: unknown[]) => string;
+      actsFor?: (...args: unknown[]) => number;
+      run: (ctx: unknown, ...args: unknown[]) => Promise<unknown>;
+    };
     const count = entry.args.def.items.length;
     service[name] = async (...args: unknown[]) => {
       if (QUIET.has(name)) return call(...args);
@@ -242,6 +272,9 @@ export function serviceOver(ctx: ServiceContext): ChainService {
     };
     const call = async (...args: unknown[]) => {
       const parsed = parseWith(entry.args, entry.scope ? args.slice(0, count) : args);
+      // A call from another process made for a user carries the front service's word for that user.
+      const remote = currentRemoteCall();
+      if (remote && entry.actsFor) await spendCallerAssertion(ctx, remote.assertion, { purpose: name, userUuid: entry.actsFor(...parsed) });
       if (!entry.scope) return entry.run(ctx, ...parsed);
       // The identity follows the arguments: optional arguments left out are passed as undefined.
       while (parsed.length < count) parsed.push(undefined);

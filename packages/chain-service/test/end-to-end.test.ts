@@ -5,6 +5,7 @@ import { connectAccount } from "@slotgate/contracts";
 import { encryptHex } from "@slotgate/protocol/crypto";
 import { ChainServiceError, readMnemonicBackup } from "../src/index.js";
 import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { sharedCaller, testCaller } from "./helpers/caller.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -177,8 +178,11 @@ describe("end to end on the development chain", () => {
 
     // 10. Recovery: new owner EOA, same wallet address, balances and slot ownership kept, old share refused.
     const recoveryPin = pinOf("112233");
-    await rejects(service.recover({ user_uuid: alice, ...recoveryPin, identity_verified: false }), "identity_not_verified");
-    const recovered = (await service.recover({ user_uuid: alice, ...recoveryPin, identity_verified: true })).data[0]!;
+    const stranger = await testCaller();
+    await rejects(service.recover({ user_uuid: alice, ...recoveryPin, assertion: await stranger.assert(alice, "recover") }), "invalid_caller_assertion");
+    const assertion = await (await sharedCaller()).assert(alice, "recover");
+    const recovered = (await service.recover({ user_uuid: alice, ...recoveryPin, assertion })).data[0]!;
+    await rejects(service.recover({ user_uuid: alice, ...recoveryPin, assertion }), "caller_assertion_replayed");
     expect(recovered.address).toBe(reg.address);
     const newOwner = getAddress(await connectAccount(slot, ctx.provider).owner());
     expect(newOwner).not.toBe(ownerBefore);

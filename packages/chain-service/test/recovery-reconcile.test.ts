@@ -4,6 +4,7 @@ import { connectAccount } from "@slotgate/contracts";
 import type { Database, Queryable } from "@slotgate/storage";
 import { ChainServiceError, readMnemonicBackup } from "../src/index.js";
 import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { sharedCaller } from "./helpers/caller.js";
 
 /** Fails the transaction that rotates the owner (after running its statements, so it really rolls back). */
 let failRotation = false;
@@ -55,7 +56,7 @@ describe("recovery is reconciled after a failed database step", () => {
 
     failRotation = true;
     const firstPin = pinOf("888888");
-    const error = await service.recover({ user_uuid: user, ...firstPin, identity_verified: true }).catch((e: unknown) => e);
+    const error = await service.recover({ user_uuid: user, ...firstPin, assertion: await (await sharedCaller()).assert(user, "recover") }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain("injected database failure");
     // The chain step landed: both wallets have a new owner the database does not know yet.
@@ -73,7 +74,7 @@ describe("recovery is reconciled after a failed database step", () => {
 
     // The next recovery reconciles: it signs with the pending owner's key and rotates again.
     const secondPin = pinOf("999999");
-    const recovered = (await service.recover({ user_uuid: user, ...secondPin, identity_verified: true })).data[0]!;
+    const recovered = (await service.recover({ user_uuid: user, ...secondPin, assertion: await (await sharedCaller()).assert(user, "recover") })).data[0]!;
     expect(recovered.address).toBe(reg.address);
     const finalOwner = getAddress(await connectAccount(slot, ctx.provider).owner());
     expect(finalOwner).not.toBe(chainOwner);

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { createServer, type Server, type Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { openDatabase } from "@slotgate/storage";
@@ -5,6 +6,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createChainService } from "../src/index.js";
 import { Wallet } from "ethers";
 import { TEST_KEYS, newUserId, pinOf, sharedChain, sharedSystem, startService } from "./helpers/setup.js";
+
+/**
+ * Resolves once the kernel reports `pid` stopped (state T in /proc/<pid>/stat): the signal is sent at
+ * once but takes effect when the process is next scheduled, so a request sent in between may be answered.
+ */
+async function stoppedProcess(pid: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    if (stat.slice(stat.lastIndexOf(")") + 2).startsWith("T")) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`process ${pid} did not stop`);
+}
 
 // A node that accepts connections and never answers: every JSON-RPC request must give up on its own.
 let silent: Server;
@@ -47,6 +61,7 @@ describe("a node that stops answering while the service runs", () => {
       await h.service.registerPin({ user_uuid: user, ...pinOf("909090") }); // the wallet records, nothing on chain
       const slot = (await h.service.contentAddressFor(user))!;
       process.kill(node.pid, "SIGSTOP");
+      await stoppedProcess(node.pid);
       try {
         await expect(h.service.balanceOf(slot, cuid)).rejects.toMatchObject({ code: "chain_unavailable" });
         await expect(h.service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid })).rejects.toMatchObject({ code: "chain_unavailable" });

@@ -16,7 +16,10 @@
  */
 export const ERRORS = {
   // --- request shape ---
-  ERR_MISSING_PARAMS: { status: 400, message: "The login URL lacks one of client_id, redirect_uri, response_type or state." },
+  ERR_MISSING_PARAMS: {
+    status: 400,
+    message: "The login URL lacks one of client_id, redirect_uri, response_type or state (state may be left out only when PKCE S256 protects a code redirect).",
+  },
   invalid_request: { status: 400, message: "The request is missing a field or has a field of the wrong type." },
   malformed_json: { status: 400, message: "The request body is not valid JSON." },
   unsupported_media_type: { status: 415, message: "Send the body as application/json." },
@@ -74,6 +77,11 @@ export const ERRORS = {
   pin_locked: { status: 423, message: "Too many wrong PIN attempts; the wallet is locked for a while." },
   mnemonic_mismatch: { status: 401, message: "The mnemonic does not match the wallet's stored mnemonic." },
   identity_not_verified: { status: 403, message: "Recovery needs a verified email identity first." },
+  invalid_caller_assertion: {
+    status: 401,
+    message: "The chain service refused the call: the front service's caller assertion is missing, forged, expired, or names another user or call.",
+  },
+  caller_assertion_replayed: { status: 401, message: "The chain service refused the call: its caller assertion was already used." },
   not_owner: { status: 403, message: "The caller does not own this address or slot." },
   sponsorship_refused: {
     status: 403,

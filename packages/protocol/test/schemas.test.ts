@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   authorizeQuerySchema,
+  authorizeStateRequired,
   clientRegistrationSchema,
   deviceAuthorizationRequestSchema,
   deviceTokenRequestSchema,
@@ -64,6 +65,19 @@ describe("request schemas", () => {
     const r = authorizeQuerySchema.safeParse({ client_id: "a", redirect_uri: "b", response_type: "token", state: "s" });
     expect(r.success).toBe(false);
     expect(validationDetails(r.error!)[0]).toEqual({ path: "response_type", message: "must be code" });
+  });
+
+  it("lets PKCE S256 stand in for state only on a code redirect (authorizeStateRequired)", () => {
+    const challenge = "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM";
+    expect(authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "S256" }, false)).toBe(false);
+    expect(authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "S256", display: "page" }, false)).toBe(false);
+    expect(authorizeStateRequired({}, false)).toBe(true);
+    expect(authorizeStateRequired({ code_challenge: challenge }, false)).toBe(true);
+    expect(authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "plain" }, false)).toBe(true);
+    expect(authorizeStateRequired({ code_challenge: "", code_challenge_method: "S256" }, false)).toBe(true);
+    expect(authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "S256", display: "popup" }, false)).toBe(true);
+    expect(authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "S256" }, true)).toBe(true);
+    expect(authorizeQuerySchema.safeParse({ client_id: "a", redirect_uri: "b", response_type: "code" }).success).toBe(true);
   });
 
   it("bounds release_per to 0-100 integers", () => {

@@ -14,10 +14,20 @@
  * @packageDocumentation
  */
 export { createApp, type CreateAppOptions, type SlotgateApp } from "./app/create-app.js";
-export { type ChainMode, type ChainServiceSettings, type ChainSettings, chainSettingsFromEnv } from "./config/chain-env.js";
+export { type ChainLinkTls, type ChainMode, type ChainServiceSettings, type ChainSettings, chainSettingsFromEnv } from "./config/chain-env.js";
 export { type ChainHandle, type ChainStartWarning, logChainWarning, startChain } from "./chain/start-chain.js";
 export { connectRemoteChain } from "./grpc/client.js";
-export { type ChainGrpcServer, serveChainService } from "./grpc/server.js";
+export { type ChainGrpcOptions, type ChainGrpcServer, linkCredentialWarning, serveChainService } from "./grpc/server.js";
+export { type CallerAssertions, callerAssertions, runAsVerifiedUser } from "./chain/caller-assertions.js";
+export {
+  type Environment,
+  type ProcessRole,
+  type ProductionProblem,
+  ProductionRefusal,
+  environmentOf,
+  productionProblems,
+  refuseDevelopmentDefaults,
+} from "./config/production.js";
 export type { Services } from "./app/services.js";
 export { ConfigError, loadConfig, type LogLevel, type DeviceFlowConfig, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
 export { createLogger, type Logger } from "./config/logger.js";

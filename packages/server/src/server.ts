@@ -11,6 +11,8 @@ import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } f
 import { type Database, openDatabase } from "@slotgate/storage";
 import { migrateServer } from "./storage/migrations.js";
 import type { ScryptParams } from "./users/passwords.js";
+import { callerAssertions } from "./chain/caller-assertions.js";
+import { ProductionRefusal, refuseDevelopmentDefaults } from "./config/production.js";
 
 /** Development defaults in use, each announced with a loud warning at start-up. */
 export interface Resources {
@@ -109,15 +111,26 @@ export async function startServer(
   config: ServerConfig,
   options: { log?: Logger; scrypt?: ScryptParams; resources?: Resources; schema?: string; chain?: ChainHandle | null } = {},
 ): Promise<RunningServer> {
+  refuseDevelopmentDefaults(config, "server");
   const log = options.log ?? createLogger(config.logLevel);
   const res = options.resources ?? (await openResources(config, options.schema ? { schema: options.schema } : {}));
   banner(log, res.warnings);
   let chain: ChainHandle | null;
   try {
-    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, { dataDir: res.config.dataDir, warn: logChainWarning(log), log });
+    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, {
+            dataDir: res.config.dataDir,
+            warn: logChainWarning(log),
+            log,
+            callers: { assert: callerAssertions(res.keys), keys: res.keys.jwks() },
+          });
   } catch (error) {
     if (!options.resources) await res.db.close();
     throw error;
+  }
+  if (chain?.devOperator && config.environment === "production") {
+    await chain.close();
+    if (!options.resources) await res.db.close();
+    throw new ProductionRefusal([{ variable: "CHAIN_SERVICE_URL", problem: "names a chain service on a development chain (well-known keys, dev routes)" }]);
   }
   if (!chain) log.warn("CHAIN=off: wallet, PIN, transfer, slot-exchange and content-token endpoints answer 503 service_unavailable");
   const server = createServer();

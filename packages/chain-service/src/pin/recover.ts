@@ -20,11 +20,15 @@ import {
   savePendingRotation,
 } from "../storage/wallets.js";
 import { requireWallet } from "./credentials.js";
+import { spendCallerAssertion } from "../evidence/caller-assertion.js";
 
-/** Input of {@link ChainService.recover}: the protocol body plus the HTTP layer's identity check. */
+/** Input of {@link ChainService.recover}: the protocol body plus the front service's evidence. */
 export interface PinRecoverInput extends PinRecoverRequest {
-  /** True only after the HTTP layer verified the user's email identity (spec 4.10 rule 8). */
-  identity_verified: boolean;
+  /**
+   * A caller assertion for `recover` naming `user_uuid`, which the front service signs only after the
+   * user proved their mailbox (spec 4.10 rule 8); single use (see `callerAssertionPayload`).
+   */
+  assertion: string;
 }
 
 /** The on-chain owner of a wallet: `owner()` once deployed, else the owner its address was computed from. */
@@ -48,7 +52,7 @@ async function chainOwner(ctx: ServiceContext, wallet: string, initialOwner: str
  *    backup is sealed under the new share_pin and share_user.
  */
 export async function recover(ctx: ServiceContext, input: PinRecoverInput): Promise<PinRegisterResponse> {
-  if (input.identity_verified !== true) throw new ChainServiceError("identity_not_verified");
+  await spendCallerAssertion(ctx, input.assertion, { purpose: "recover", userUuid: input.user_uuid });
   const wallet = await requireWallet(ctx, input.user_uuid);
   const keys = await findKeys(ctx.db, wallet.userUuid);
   if (!keys) throw new ChainServiceError("internal_error", "the wallet's key records are missing");

@@ -214,6 +214,21 @@ ALTER TABLE cs_providers ADD COLUMN previous_valid_until TIMESTAMPTZ;
 ALTER TABLE cs_providers ADD COLUMN key_rotated_at TIMESTAMPTZ;
 `,
   },
+  {
+    version: 9,
+    name: "spent caller assertions",
+    // docs/decisions/chain-link.md: a caller assertion (recover, user calls over gRPC) is accepted once; its
+    // jti is kept until shortly after it expires, when a later check deletes it.
+    sql: `
+CREATE TABLE cs_caller_assertions (
+  jti         TEXT PRIMARY KEY,
+  user_uuid   BIGINT NOT NULL,
+  purpose     TEXT NOT NULL,
+  expires_at  TIMESTAMPTZ NOT NULL
+);
+CREATE INDEX cs_caller_assertions_expiry ON cs_caller_assertions (expires_at);
+`,
+  },
   ],
 };
 

@@ -7,6 +7,7 @@ import { type AnvilProcess, type ChainService, type ChainServiceConfig, type Rpc
 import { type ServiceContext, createContext } from "../../src/context.js";
 import { serviceOver } from "../../src/surface.js";
 import type { WriteIdentity } from "../../src/writes/engine.js";
+import { sharedCaller } from "./caller.js";
 
 /** A PIN as a client sends it: pin_hash = SHA-256(pin ‖ salt), salt 64 hex. */
 export function pinOf(pin: string, salt = randomBytes(32).toString("hex")) {
@@ -99,7 +100,8 @@ export function sharedSystem(): Promise<RpcChainConfig> {
 }
 
 /**
- * A service on the suite's Anvil chain and deployment with the shared in-memory PGlite database. A test
+ * A service on the suite's Anvil chain and deployment with the shared in-memory PGlite database, trusting
+ * the suite's caller key ({@link sharedCaller}). A test
  * that needs its own deployment passes `chain` and its own `db` (a database belongs to one deployment).
  */
 export async function startService(overrides: Partial<ChainServiceConfig> = {}, wrapDb?: (db: Database) => Database): Promise<Harness> {
@@ -107,6 +109,7 @@ export async function startService(overrides: Partial<ChainServiceConfig> = {}, 
   const ctx = await createContext({
     ...freshKeys(),
     warn: () => undefined,
+    callerKeys: (await sharedCaller()).keys,
     ...overrides,
     chain: overrides.chain ?? (await sharedSystem()),
     db: wrapDb ? wrapDb(db) : db,

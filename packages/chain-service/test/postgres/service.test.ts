@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Wallet } from "ethers";
 import { type Database, openDatabase } from "@slotgate/storage";
 import { type Harness, newUserId, pinOf, startService } from "../helpers/setup.js";
+import { sharedCaller } from "../helpers/caller.js";
 
 // Included by vitest.config.ts only when SLOTGATE_TEST_DATABASE_URL is set.
 const url = process.env.SLOTGATE_TEST_DATABASE_URL as string;
@@ -41,7 +42,7 @@ describe("chain service on PostgreSQL", () => {
       ),
     );
     expect(await h.ctx.contracts.xotn.balanceOf(to)).toBe(16n);
-    const recovered = (await service.recover({ user_uuid: user, ...pinOf("303030"), identity_verified: true })).data[0]!;
+    const recovered = (await service.recover({ user_uuid: user, ...pinOf("303030"), assertion: await (await sharedCaller()).assert(user, "recover") })).data[0]!;
     expect(recovered.address).toBe(reg.address);
   });
 });

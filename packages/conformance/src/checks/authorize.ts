@@ -1,9 +1,10 @@
 import { PATHS } from "@slotgate/protocol";
+import { tokenResponseSchema } from "@slotgate/protocol/schemas";
 import { expect } from "vitest";
-import { expectError } from "../assertions.js";
+import { expectError, expectOk } from "../assertions.js";
 import type { ConformanceContext, RegisteredClient } from "../context.js";
 import { inputValue, scriptById, tags } from "../html.js";
-import { type CheckGroup, locationParams } from "./check.js";
+import { type CheckGroup, locationParams, pkceChallenge, pkceVerifier } from "./check.js";
 
 function baseQuery(client: RegisteredClient, state: string, redirect_uri = client.redirect_uri): Record<string, string> {
   return { client_id: client.client_id, redirect_uri, response_type: "code", state };
@@ -24,6 +25,57 @@ export async function authorizeRejectsMissingParams(ctx: ConformanceContext): Pr
   }
   const unknownClientNoState = { client_id: "sg_does_not_exist", redirect_uri: "https://x.test/cb", response_type: "code" };
   await expectError(await getJson(ctx, unknownClientNoState), "ERR_MISSING_PARAMS", "missing state with an unknown client");
+}
+
+/**
+ * Without `state`, only PKCE S256 on a code redirect is accepted (OAuth 2.1, RFC 9700 section 2.1.1):
+ * no PKCE, `plain`, a challenge without its method, and the popup and loopback modes (which hand over
+ * a JWT that no verifier guards) are refused with 400 ERR_MISSING_PARAMS.
+ */
+export async function authorizeRequiresStateWithoutPkceS256(ctx: ConformanceContext): Promise<void> {
+  const { web, loopback } = ctx.clients;
+  const challenge = await pkceChallenge(pkceVerifier());
+  const noState = (client: RegisteredClient): Record<string, string> => {
+    const query = baseQuery(client, "");
+    delete query["state"];
+    return query;
+  };
+  const refused: Array<[string, Record<string, string>]> = [
+    ["no PKCE", noState(web)],
+    ["code_challenge_method=plain", { ...noState(web), code_challenge: challenge, code_challenge_method: "plain" }],
+    ["code_challenge without its method", { ...noState(web), code_challenge: challenge }],
+    ["popup with PKCE S256", { ...noState(web), code_challenge: challenge, code_challenge_method: "S256", display: "popup" }],
+    ["loopback with PKCE S256", { ...noState(loopback), code_challenge: challenge, code_challenge_method: "S256" }],
+  ];
+  for (const [what, query] of refused) await expectError(await getJson(ctx, query), "ERR_MISSING_PARAMS", what);
+}
+
+/**
+ * PKCE S256 without `state`: the form is shown, approve redirects with a code and no `state`
+ * parameter at all (not an empty one), the code exchanges with its verifier, and deny redirects
+ * with access_denied and no `state`.
+ */
+export async function authorizePkceWithoutStateRedirectsWithCode(ctx: ConformanceContext): Promise<void> {
+  const { web } = ctx.clients;
+  const { alice } = ctx.users;
+  const verifier = pkceVerifier();
+  const query: Record<string, string> = { client_id: web.client_id, redirect_uri: web.redirect_uri, response_type: "code", code_challenge: await pkceChallenge(verifier), code_challenge_method: "S256" };
+  const page = await ctx.openAuthorize(query);
+  expect(page.response.status, "the sign-in form").toBe(200);
+  const res = await ctx.submitAuthorize({ ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" }, page.csrfCookie ?? "");
+  expect(res.status).toBe(302);
+  const params = locationParams(res);
+  expect(params.has("state"), "no state parameter in the redirect").toBe(false);
+  const code = params.get("code") ?? "";
+  expect(code).toMatch(/^.{16,}$/);
+  await expectOk(await ctx.exchange(web, code, { code_verifier: verifier }), tokenResponseSchema, 200, "exchange with the verifier");
+
+  const denyPage = await ctx.openAuthorize(query);
+  const denied = await ctx.submitAuthorize({ ...query, csrf_token: denyPage.csrfToken ?? "", decision: "deny" }, denyPage.csrfCookie ?? "");
+  expect(denied.status).toBe(302);
+  const deniedParams = locationParams(denied);
+  expect(deniedParams.get("error")).toBe("access_denied");
+  expect(deniedParams.has("state"), "no state parameter in the denial").toBe(false);
 }
 
 /** An unregistered client_id: 401 invalid_client, never a redirect. */
@@ -311,6 +363,8 @@ export async function authorizeSignupProvesMailbox(ctx: ConformanceContext): Pro
 /** Authorize checks. */
 export const authorizeChecks: CheckGroup = {
   "missing or empty client_id / redirect_uri / response_type / state -> 400 ERR_MISSING_PARAMS": authorizeRejectsMissingParams,
+  "no state without PKCE S256 on a code redirect (plain, popup, loopback included) -> 400 ERR_MISSING_PARAMS": authorizeRequiresStateWithoutPkceS256,
+  "PKCE S256 without state -> 302 with a code and no state; deny without state": authorizePkceWithoutStateRedirectsWithCode,
   "unknown client -> 401 invalid_client, no redirect": authorizeRejectsUnknownClient,
   "redirect_uri must match exactly, trailing slash included -> 401 redirect_uri_mismatch": authorizeRequiresExactRedirectUri,
   "response_type other than code -> 400 unsupported_response_type": authorizeRejectsUnsupportedResponseType,

@@ -1,5 +1,5 @@
 import { type ErrorCode, LIMITS } from "@slotgate/protocol";
-import { authorizeQuerySchema, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
+import { authorizeQuerySchema, authorizeStateRequired, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
 import { isLoopbackUri, requireClient, requireRegisteredRedirectUri } from "../clients.js";
 import { issueCode } from "../codes.js";
@@ -16,7 +16,7 @@ import type { ClientRecord, EndUserRecord } from "../state.js";
 import { CSRF_COOKIE, checkCsrf, signInOrSignUp } from "../sign-in.js";
 import { issueUserJwt } from "../tokens.js";
 
-const REQUIRED = ["client_id", "redirect_uri", "response_type", "state"] as const;
+const REQUIRED = ["client_id", "redirect_uri", "response_type"] as const;
 
 type AuthorizeParams = Record<(typeof AUTHORIZE_PARAMS)[number], string | undefined>;
 
@@ -35,7 +35,9 @@ function pick(record: Record<string, unknown>): AuthorizeParams {
 
 /** The contract's checks of the authorize parameters, in order. */
 function checkParams(ctx: MockContext, params: AuthorizeParams): ClientRecord {
-  const missing = REQUIRED.filter((name) => !params[name]);
+  // `state` may be left out only when PKCE S256 guards a code redirect (the server's rule, one copy in the protocol).
+  const missing: string[] = REQUIRED.filter((name) => !params[name]);
+  if (!params.state && authorizeStateRequired(params, isLoopbackUri(params.redirect_uri ?? ""))) missing.push("state");
   if (missing.length > 0) {
     throw new HttpError("ERR_MISSING_PARAMS", { message: `The login URL lacks ${missing.join(", ")}.` });
   }
@@ -57,8 +59,9 @@ function errorStatus(error: HttpError): number {
   return errorResponse(error).status;
 }
 
-function withQuery(uri: string, query: Record<string, string>): string {
-  return `${uri}${uri.includes("?") ? "&" : "?"}${new URLSearchParams(query).toString()}`;
+function withQuery(uri: string, query: Record<string, string | undefined>): string {
+  const defined = Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined);
+  return `${uri}${uri.includes("?") ? "&" : "?"}${new URLSearchParams(defined).toString()}`;
 }
 
 function redirect(location: string): Response {
@@ -74,12 +77,13 @@ function formAgain(args: { params: AuthorizeParams; csrf: string; client: Client
 
 async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserRecord | null): Promise<Response> {
   const redirectUri = params.redirect_uri!;
-  const state = params.state!;
+  // Absent only on a PKCE S256 code redirect: the answer then carries no `state` at all.
+  const state = params.state || undefined;
   const denied = { error: "access_denied", error_description: "The user denied the authorization request.", state };
   if (params.display === "popup" && !isLoopbackUri(redirectUri)) {
     const data = user ? await issueUserJwt(ctx, user.user_id, params.client_id!) : "access_denied";
     const targetOrigin = ctx.faults.popupWildcardOrigin ? "*" : new URL(redirectUri).origin;
-    return html(popupResultPage({ targetOrigin, redirectUri, type: user ? "success" : "fail", data, state }));
+    return html(popupResultPage({ targetOrigin, redirectUri, type: user ? "success" : "fail", data, state: state ?? "" }));
   }
   if (!user) return redirect(withQuery(redirectUri, denied));
   if (isLoopbackUri(redirectUri)) {

@@ -4,14 +4,16 @@ import type { AuthorizeQuery, DeviceAuthorizationRequest, DeviceTokenRequest, Re
 import { text } from "./primitives.js";
 
 /**
- * Query of `GET /oauth/authorize`, after the ERR_MISSING_PARAMS check.
- * Unknown parameters are ignored, as RFC 6749 section 3.1 requires.
+ * Query of `GET /oauth/authorize`, after the ERR_MISSING_PARAMS check (which applies
+ * {@link authorizeStateRequired} to `state`). Unknown parameters are ignored, as RFC 6749 section 3.1 requires.
  */
 export const authorizeQuerySchema = z.object({
   client_id: text(128),
   redirect_uri: text(2048),
   response_type: z.literal("code", { error: "must be code" }),
-  state: text(512),
+  state: text(512)
+    .optional()
+    .describe("CSRF token, echoed back. Required unless the request carries PKCE S256 and ends in a code redirect (not popup, not loopback)."),
   display: z.enum(["page", "popup"]).optional(),
   code_challenge: z
     .string()
@@ -19,6 +21,37 @@ export const authorizeQuerySchema = z.object({
     .optional(),
   code_challenge_method: z.literal("S256", { error: "only S256 is supported" }).optional(),
 }) satisfies z.ZodType<AuthorizeQuery, unknown>;
+
+/** The `details` message of a missing `state` (ERR_MISSING_PARAMS). */
+export const STATE_REQUIRED_MESSAGE = "is required unless the request carries PKCE (code_challenge with code_challenge_method=S256) and ends in a code redirect";
+
+/**
+ * Whether an authorize request must carry `state`. OAuth 2.1 and RFC 9700 (sections 2.1.1 and 4.7.1)
+ * let PKCE S256 stand in for `state` as the CSRF defence, because the code it protects is useless
+ * without the verifier held by the client that started the flow. That holds only when the request
+ * ends in a code redirect (`display=page`, not a loopback redirect): the popup and loopback modes hand
+ * over the user JWT itself, which no verifier guards, so they keep requiring `state`
+ * (docs/decisions/oauth-trust-boundaries.md).
+ *
+ * @param query - the raw authorize parameters (`display`, `code_challenge`, `code_challenge_method`)
+ * @param loopbackRedirect - whether `redirect_uri` is an RFC 8252 loopback redirect (the desktop flow)
+ * @returns true when a request without `state` must be refused with ERR_MISSING_PARAMS
+ *
+ * @example
+ * ```ts
+ * authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "S256" }, false); // false
+ * authorizeStateRequired({ code_challenge: challenge, code_challenge_method: "plain" }, false); // true
+ * authorizeStateRequired({ display: "popup", code_challenge: challenge, code_challenge_method: "S256" }, false); // true
+ * ```
+ */
+export function authorizeStateRequired(
+  query: { display?: string | undefined; code_challenge?: string | undefined; code_challenge_method?: string | undefined },
+  loopbackRedirect: boolean,
+): boolean {
+  const pkceS256 = Boolean(query.code_challenge) && query.code_challenge_method === "S256";
+  const endsInCode = !loopbackRedirect && query.display !== "popup";
+  return !(pkceS256 && endsInCode);
+}
 
 /**
  * Body of `POST /oauth/token` (JSON or form). Unknown parameters are ignored (RFC 6749 3.2).

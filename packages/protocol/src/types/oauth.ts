@@ -4,8 +4,12 @@ export interface AuthorizeQuery {
   /** Must equal a registered redirect URI exactly, trailing slash included. */
   redirect_uri: string;
   response_type: "code";
-  /** CSRF token, echoed back. Required by Slotgate (ERR_MISSING_PARAMS without it). */
-  state: string;
+  /**
+   * CSRF token, echoed back (and left out of the answer when absent). Optional only when the request
+   * carries PKCE S256 and ends in a code redirect; required for the popup and loopback modes and
+   * without PKCE (ERR_MISSING_PARAMS without it). The Slotgate SDKs always send it.
+   */
+  state?: string;
   /** `popup`: the result is posted to `window.opener` instead of a redirect (client SDK). */
   display?: "page" | "popup";
   /** PKCE (RFC 7636) challenge; only `S256` is accepted. */

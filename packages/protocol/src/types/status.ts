@@ -46,3 +46,22 @@ export interface StatusCheckResponse {
   /** ISO 8601 time of the last update, or null when none was recorded. */
   timestamp: string | null;
 }
+
+/**
+ * The body of a login-status webhook (`POST` to the marketplace's `MARKETPLACE_URL`), signed in the
+ * `Slotgate-Signature` header (`t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`).
+ * Deliveries are at least once and may arrive late or out of order: deduplicate by `id` and keep, per
+ * (`user_id`, `client_id`), the event with the latest `timestamp`.
+ */
+export interface LoginStatusWebhookEvent {
+  /** The event's id (also in the `Slotgate-Event-Id` header): the same for every delivery of one change. */
+  id: string;
+  type: "login_status.changed";
+  user_id: string;
+  client_id: string;
+  status: AuthorizationStatus;
+  /** True exactly when `status` is `logged_out`: the slot may be listed. */
+  transfer_enabled: boolean;
+  /** ISO 8601 UTC time of the change (not of the delivery). */
+  timestamp: string;
+}

@@ -20,6 +20,7 @@ import { RevocationList } from "../keys/revocation-list.js";
 import { TokenService } from "../keys/tokens.js";
 import { metaCallbackHandler } from "../oauth-meta/callback-delivery.js";
 import { oauthMetaRoutes } from "../oauth-meta/routes.js";
+import { OutboxSeal } from "../outbox/seal.js";
 import { OutboxWorker } from "../outbox/worker.js";
 import { marketplaceHandler } from "../status/marketplace-webhook.js";
 import { statusRoutes } from "../status/routes.js";
@@ -43,6 +44,7 @@ import type { Services } from "./services.js";
 import { Redis } from "ioredis";
 import { requestIds } from "../http/request-id.js";
 import { metricsHandler, ServerMetrics } from "../observability/metrics.js";
+import { callerAssertions } from "../chain/caller-assertions.js";
 
 /** Inputs of {@link createApp}. */
 export interface CreateAppOptions {
@@ -96,9 +98,10 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   const revocations = new RevocationList(db, log);
   const chain = options.chain ?? null;
   const metrics = new ServerMetrics(db, chain, log);
+  const outboxSeal = new OutboxSeal(config.clientSecretPepper);
   const outbox = new OutboxWorker(
     db,
-    [marketplaceHandler({ url: config.marketplaceUrl, secret: config.marketplaceSecret, retryBaseMs: config.marketplaceRetryBaseMs }), metaCallbackHandler()],
+    [marketplaceHandler({ url: config.marketplaceUrl, secret: config.marketplaceSecret, retryBaseMs: config.marketplaceRetryBaseMs }), metaCallbackHandler({ seal: outboxSeal })],
     log,
     config.outboxPollMs,
     (topic, outcome) => metrics.observeDelivery(topic, outcome),
@@ -112,6 +115,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
     issuer,
     db,
     keys,
+    assertCaller: callerAssertions(keys),
     tokens: new TokenService(keys, issuer, revocations),
     revocations,
     secrets: new ClientSecrets(config.clientSecretPepper),
@@ -119,6 +123,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
     codes: new CodeBatcher(db),
     chain,
     outbox,
+    outboxSeal,
     log,
     scrypt: options.scrypt ?? DEFAULT_SCRYPT,
     mailer,

@@ -4,11 +4,13 @@ import type { Logger } from "../config/logger.js";
 import type { ClientSecrets } from "../clients/client-secrets.js";
 import type { IdentityProviders } from "../identity-providers/upstream.js";
 import type { KeyStore } from "../keys/key-store.js";
+import type { CallerAssertions } from "../chain/caller-assertions.js";
 import type { Passkeys } from "../passkeys/webauthn.js";
 import type { Mailer } from "../mail/mailer.js";
 import type { MailboxChallenges } from "../mailbox-proof/challenges.js";
 import type { RevocationList } from "../keys/revocation-list.js";
 import type { TokenService } from "../keys/tokens.js";
+import type { OutboxSeal } from "../outbox/seal.js";
 import type { OutboxWorker } from "../outbox/worker.js";
 import type { Database } from "@slotgate/storage";
 import type { ScryptParams } from "../users/passwords.js";
@@ -31,7 +33,11 @@ export interface Services {
   codes: CodeBatcher;
   /** The chain service, or null when the server runs with `CHAIN=off`. */
   chain: ChainHandle | null;
+  /** Signs caller assertions for the chain service (recovery after the mailbox proof). */
+  assertCaller: CallerAssertions;
   outbox: OutboxWorker;
+  /** Seals the secret query parameters of outbox messages (callback codes) at rest. */
+  outboxSeal: OutboxSeal;
   log: Logger;
   scrypt: ScryptParams;
   /** Outgoing mail: SMTP, or the development mailbox. */

@@ -9,7 +9,7 @@ const DENIAL_DESCRIPTION = "The user denied the authorization request.";
 
 /**
  * Ends an approved authorize request for the signed-in user, however they signed in: page mode
- * redirects with `code` and `state`; loopback mode redirects with the user JWT; popup mode answers
+ * redirects with `code` and `state` (no `state` when the request had none: PKCE S256 stood in for it); loopback mode redirects with the user JWT; popup mode answers
  * the result page that posts the JWT to the opener.
  */
 export async function deliverApproval(services: Services, res: Response, request: AuthorizeRequest, userId: string): Promise<void> {
@@ -31,16 +31,21 @@ export async function deliverApproval(services: Services, res: Response, request
     res.redirect(302, withQuery(params.redirect_uri, { jwt: jwt.token, state: params.state }));
     return;
   }
-  sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "success", jwt.token, params.state));
+  sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "success", jwt.token, popupState(request)));
 }
 
 /** Ends a denied authorize request: `error=access_denied` to the redirect URI, or a `fail` popup result. */
 export function deliverDenial(res: Response, request: AuthorizeRequest): void {
   const { params, mode } = request;
   if (mode === "popup") {
-    sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "fail", "access_denied", params.state));
+    sendHtml(res, 200, (nonce) => renderPopupResult(nonce, params.redirect_uri, "fail", "access_denied", popupState(request)));
     return;
   }
   res.setHeader("Cache-Control", "no-store");
   res.redirect(302, withQuery(params.redirect_uri, { error: "access_denied", error_description: DENIAL_DESCRIPTION, state: params.state }));
+}
+
+/** The popup mode always has a `state`: validateAuthorize refuses a popup request without one (PKCE does not guard a JWT). */
+function popupState(request: AuthorizeRequest): string {
+  return request.params.state ?? "";
 }

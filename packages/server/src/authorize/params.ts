@@ -1,5 +1,5 @@
 import type { AuthorizeQuery } from "@slotgate/protocol";
-import { authorizeQuerySchema } from "@slotgate/protocol/schemas";
+import { authorizeQuerySchema, authorizeStateRequired, STATE_REQUIRED_MESSAGE } from "@slotgate/protocol/schemas";
 import type { Services } from "../app/services.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { parseInput, singleValued } from "../http/validate.js";
@@ -26,16 +26,16 @@ export function isLoopbackUri(uri: string): boolean {
 /**
  * Validates authorize parameters in the contract's order: ERR_MISSING_PARAMS, invalid_client,
  * redirect_uri_mismatch (never redirecting to an unregistered URI), unsupported_response_type,
- * then the remaining fields.
+ * then the remaining fields. `state` may be absent only when PKCE S256 protects a code redirect
+ * (`authorizeStateRequired`, docs/decisions/oauth-trust-boundaries.md).
  */
 export async function validateAuthorize(services: Services, input: unknown): Promise<AuthorizeRequest> {
   const raw = singleValued(input, AUTHORIZE_PARAMS);
-  const missing = (["client_id", "redirect_uri", "response_type", "state"] as const).filter((k) => !raw[k]);
-  if (missing.length > 0) {
-    throw new SlotgateServerError("ERR_MISSING_PARAMS", {
-      details: missing.map((path) => ({ path, message: "is required" })),
-    });
-  }
+  const missing: Array<{ path: string; message: string }> = (["client_id", "redirect_uri", "response_type"] as const)
+    .filter((k) => !raw[k])
+    .map((path) => ({ path, message: "is required" }));
+  if (!raw.state && authorizeStateRequired(raw, isLoopbackUri(raw.redirect_uri ?? ""))) missing.push({ path: "state", message: STATE_REQUIRED_MESSAGE });
+  if (missing.length > 0) throw new SlotgateServerError("ERR_MISSING_PARAMS", { details: missing });
   const client = raw.client_id!.length <= 128 ? await services.clients.get(raw.client_id!) : null;
   if (!client) throw new SlotgateServerError("invalid_client");
   if (!client.redirect_uris.includes(raw.redirect_uri!)) throw new SlotgateServerError("redirect_uri_mismatch");
@@ -52,8 +52,8 @@ export async function validateAuthorize(services: Services, input: unknown): Pro
   return { params, client, mode };
 }
 
-/** Appends query parameters to a redirect URI (with `&` when it already has a query). */
-export function withQuery(uri: string, params: Record<string, string>): string {
-  const query = new URLSearchParams(params).toString();
+/** Appends query parameters to a redirect URI (with `&` when it already has a query); absent ones (an omitted `state`) are left out. */
+export function withQuery(uri: string, params: Record<string, string | undefined>): string {
+  const query = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
   return uri + (uri.includes("?") ? "&" : "?") + query;
 }

@@ -63,7 +63,7 @@ const expiredFlow = () =>
  */
 export async function upstreamCallback(services: Services, req: Request, res: Response): Promise<void> {
   const query = singleValued(req.query, ["state", "error"]);
-  const state = authorizeQuerySchema.shape.state.safeParse(query["state"]);
+  const state = authorizeQuerySchema.shape.state.unwrap().safeParse(query["state"]);
   const taken = state.success ? await takeFlow(services.db, state.data, "oidc") : null;
   if (!taken || taken.binding !== browserBinding(req)) throw expiredFlow();
   const flow = taken.payload as unknown as UpstreamFlow;

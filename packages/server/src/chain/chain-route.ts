@@ -10,6 +10,7 @@ import { SlotgateServerError } from "../http/errors.js";
 import { parseInput } from "../http/validate.js";
 import { type BearerClaims, bearerFrom } from "../keys/tokens.js";
 import type { ClientRow } from "../storage/clients.js";
+import { runAsVerifiedUser } from "./caller-assertions.js";
 
 /** What a chain route's handler receives. */
 export interface ChainCall<Body> {
@@ -124,7 +125,9 @@ export function chainRoute<S extends z.ZodType>(
         res.locals["account"] = claims ? claims.sub : client?.client_id;
         await runGuards(spec.guards, req, res);
       }
-      const answer = await run({ chain, body, client, claims, write, req, res });
+      const work = () => run({ chain, body, client, claims, write, req, res });
+      // A user's route: the chain calls it makes are made for the user its bearer token names.
+      const answer = await (claims ? runAsVerifiedUser(Number(claims.sub), work) : work());
       res.setHeader("Cache-Control", "no-store");
       if (spec.acceptedWhenPending !== false && isPendingWrite(answer)) {
         res.status(202).setHeader("Location", PATHS.chainWrite.replace(":write_id", answer.write_id)).setHeader("Retry-After", "2");

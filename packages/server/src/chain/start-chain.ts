@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { type ChainService, type ChainServiceWarning, type RpcChainConfig, createChainService, startDevelopmentChain } from "@slotgate/chain-service";
+import { type CallerKeys, type ChainService, type ChainServiceWarning, type RpcChainConfig, createChainService, startDevelopmentChain } from "@slotgate/chain-service";
+import type { CallerAssertions } from "./caller-assertions.js";
 import type { Database } from "@slotgate/storage";
 import type { ChainMode, ChainSettings } from "../config/chain-env.js";
 import { loadOrCreateSecret } from "../config/data-dir-secret.js";
@@ -41,14 +42,29 @@ export interface ChainStartWarning {
 export async function startChain(
   settings: ChainSettings,
   db: Database,
-  options: { dataDir: string; warn: (warning: ChainStartWarning) => void; log?: Logger },
+  options: {
+    dataDir: string;
+    warn: (warning: ChainStartWarning) => void;
+    log?: Logger;
+    /**
+     * The front service's side of the caller assertions: `assert` signs them (sent by a remote chain
+     * service's client), `keys` verify them (an in-process chain service; else `CHAIN_CALLER_JWKS_URL`
+     * or `CHAIN_CALLER_JWKS`).
+     */
+    callers?: { assert: CallerAssertions; keys: CallerKeys };
+  },
 ): Promise<ChainHandle | null> {
   if (settings.mode === "off") return null;
   if (settings.mode === "remote") {
     const { connectRemoteChain } = await import("../grpc/client.js");
-    return connectRemoteChain(settings.serviceUrl as string, { token: settings.serviceToken });
+    return connectRemoteChain(settings.serviceUrl as string, {
+      token: settings.serviceToken,
+      tls: settings.tls.client,
+      ...(options.callers ? { assert: options.callers.assert } : {}),
+    });
   }
-  const { keyEncryptionKey, recoveryKey, chain: configured, ...service } = settings.service as NonNullable<ChainSettings["service"]>;
+  const { keyEncryptionKey, recoveryKey, chain: configured, callerKeys: configuredCallerKeys, ...service } = settings.service as NonNullable<ChainSettings["service"]>;
+  const callerKeys = options.callers?.keys ?? configuredCallerKeys ?? undefined;
   const developmentKey = (given: string | null, file: string, code: "generated_chain_kek" | "generated_chain_recovery_key", what: string, variable: string) => {
     if (given !== null) return given;
     const kept = loadOrCreateSecret(options.dataDir, file, () => randomBytes(32).toString("hex"));
@@ -88,6 +104,7 @@ export async function startChain(
       db,
       keyEncryptionKey: kek,
       recoveryKey: recovery,
+      ...(callerKeys ? { callerKeys } : {}),
       warn: (warning) => options.warn({ ...warning, developmentDefault: warning.code === "development_chain" }),
       ...(options.log ? { log: options.log.child({ component: "chain-service" }) } : {}),
     });

@@ -7,10 +7,11 @@ import { providerOf, registerCuid, rotateProviderKey, setReplayProtection } from
 import { SlotgateServerError } from "../http/errors.js";
 import { findClient } from "../storage/clients.js";
 import { type ChainHandle, logChainWarning, startChain } from "../chain/start-chain.js";
-import type { ServerConfig } from "../config/config.js";
+import { ConfigError, type ServerConfig } from "../config/config.js";
 import { createLogger } from "../config/logger.js";
+import { refuseDevelopmentDefaults } from "../config/production.js";
 import { connectRemoteChain } from "../grpc/client.js";
-import { serveChainService } from "../grpc/server.js";
+import { linkCredentialWarning, serveChainService } from "../grpc/server.js";
 import { asServerError } from "../http/error-handler.js";
 import { openServerDatabase } from "../server.js";
 import type { CliIo } from "./commands.js";
@@ -48,7 +49,7 @@ async function withChain<T>(config: ServerConfig, fn: (chain: ChainService) => P
   }
   let handle: ChainHandle | null;
   let close = async (): Promise<void> => undefined;
-  if (mode === "remote") handle = await connectRemoteChain(config.chain.serviceUrl as string, { token: config.chain.serviceToken });
+  if (mode === "remote") handle = await connectRemoteChain(config.chain.serviceUrl as string, { token: config.chain.serviceToken, tls: config.chain.tls.client });
   else {
     const db = await openServerDatabase(config, { poolSize: 2 });
     close = () => db.close();
@@ -174,13 +175,21 @@ async function providerCommand(argv: string[], config: ServerConfig, io: CliIo):
 async function serveChainProcess(config: ServerConfig, io: CliIo): Promise<number> {
   if (config.chain.mode === "remote") throw new ChainCommandProblem("CHAIN_SERVICE_URL is for the HTTP server; the chain-service process connects to the chain itself (unset it here)");
   if (config.chain.mode === "off") throw new ChainCommandProblem("CHAIN=off: nothing to serve");
+  refuseDevelopmentDefaults(config, "chain-service");
   const { host, port } = config.chain.listen;
+  // Refuse before opening anything: off loopback the link needs a credential (the warning is logged when serving).
+  linkCredentialWarning({ host, token: config.chain.serviceToken, tls: config.chain.tls.server });
+  if (!config.chain.service?.callerKeys) {
+    throw new ConfigError(
+      "CHAIN_CALLER_JWKS_URL",
+      "is required by the chain-service process: the front service's JWKS (its /.well-known/jwks.json), whose keys sign the caller assertions of user calls (or set CHAIN_CALLER_JWKS)",
+    );
+  }
   const log = createLogger(config.logLevel);
   const db = await openServerDatabase(config);
   if (db.kind === "pglite") log.warn(`DEVELOPMENT DEFAULT: embedded database (PGlite) in ${join(config.dataDir, "db")}; set DATABASE_URL for production`);
   const handle = (await startChain(config.chain, db, { dataDir: config.dataDir, warn: logChainWarning(log), log })) as ChainHandle;
-  if (!config.chain.serviceToken) log.warn("DEVELOPMENT DEFAULT: CHAIN_SERVICE_TOKEN is not set: any process that reaches the port may call the chain service; keep it on loopback or a private network");
-  const server = await serveChainService(handle.service, { host, port, log, token: config.chain.serviceToken, devChain: handle.devOperator });
+  const server = await serveChainService(handle.service, { host, port, log, token: config.chain.serviceToken, tls: config.chain.tls.server, devChain: handle.devOperator });
   io.err(`\n  Slotgate chain service (gRPC) on ${server.address} — chain: ${handle.mode}\n`);
   const stop = () => {
     void (async () => {

@@ -7,6 +7,7 @@ import { ConfigError, loadConfig, type ServerConfig } from "../config/config.js"
 import type { ChainHandle } from "../chain/start-chain.js";
 import { CHAIN_USAGE, runChainCommand } from "./chain-commands.js";
 import { CLIENT_USAGE, ClientUsageError, runClientCommand } from "./client-commands.js";
+import { DEV_USER_PASSWORD_ENV, readSecret } from "./read-secret.js";
 import { createDevUser, registerClient } from "../dev-center/accounts.js";
 import { ClientSecrets } from "../clients/client-secrets.js";
 import { SlotgateServerError } from "../http/errors.js";
@@ -18,17 +19,24 @@ import { findDevUserByEmail } from "../storage/dev-users.js";
 import { migrateServer } from "../storage/migrations.js";
 import { DEFAULT_SCRYPT } from "../users/passwords.js";
 
-/** Where command output goes (stdout: JSON results; stderr: human notes). */
+/** Where command output goes (stdout: JSON results; stderr: human notes), and where secrets come from. */
 export interface CliIo {
   out(line: string): void;
   err(line: string): void;
+  /**
+   * Reads a secret the user types or pipes (never from argv). @default standard input: prompted
+   * twice without echo on a terminal, read to the end from a pipe
+   */
+  readSecret?(prompt: string): Promise<string>;
 }
 
 const USAGE = `Usage: slotgate-server <command>
 
   start                                  serve the HTTP API (PORT, HOST, DATABASE_URL, …)
   migrate                                apply database migrations and exit
-  dev-user create --email E --password P create a developer account
+  dev-user create --email E             create a developer account; the password comes from
+                                         SLOTGATE_DEV_USER_PASSWORD, else stdin (piped, or typed
+                                         at a prompt without echo), never from the command line
   client create --name N --redirect-uri U [--redirect-uri U2 …] --download-url D --web-url W
                 --platform web|desktop|game [--blockchain] [--owner EMAIL]
                 [--grant-type refresh_token] [--grant-type urn:ietf:params:oauth:grant-type:device_code]
@@ -133,7 +141,10 @@ export async function runCli(argv: string[], env: Record<string, string | undefi
     }
     if (noun === "dev-user" && verb === "create") {
       const { values } = parseArgs({ args: argv.slice(2), options: { email: { type: "string" }, password: { type: "string" } }, strict: true });
-      const creds = devUserCredentialsSchema.safeParse(values);
+      if (values.password !== undefined) throw usage(PASSWORD_IN_ARGV);
+      if (!values.email) throw usage("email: is required (--email E)");
+      const password = env[DEV_USER_PASSWORD_ENV] ?? (await (io.readSecret ?? readSecret)(`Password for ${values.email}: `));
+      const creds = devUserCredentialsSchema.safeParse({ email: values.email, password });
       if (!creds.success) throw usage(summarizeDetails(validationDetails(creds.error)));
       const row = await withDb(config, (db) => createDevUser({ db, scrypt: DEFAULT_SCRYPT }, creds.data.email, creds.data.password));
       io.out(JSON.stringify({ success: true, uuid: row.uuid, email: row.email }));
@@ -216,6 +227,11 @@ function chainBanner(chain: ChainHandle | null): string {
   );
 }
 
+const PASSWORD_IN_ARGV =
+  `--password is refused: a command line is visible to every user of the machine (ps) and kept in shell history. ` +
+  `Pipe the password on stdin (printf '%s\\n' "$PASSWORD" | slotgate-server dev-user create --email E), type it at the prompt, ` +
+  `or set ${DEV_USER_PASSWORD_ENV}.`;
+
 class UsageError extends Error {}
 function usage(message: string): UsageError {
   return new UsageError(message);
@@ -224,4 +240,5 @@ function usage(message: string): UsageError {
 const defaultIo: CliIo = {
   out: (l) => process.stdout.write(l + "\n"),
   err: (l) => process.stderr.write(l + "\n"),
+  readSecret: (prompt) => readSecret(prompt, process.stdin, process.stderr, { confirmPrompt: "Repeat it: " }),
 };

@@ -1,12 +1,19 @@
-import type { BundlerConfig, ChainServiceConfig, PinLockoutPolicy, RpcChainConfig, SponsorshipSettings } from "@slotgate/chain-service";
+import type { BundlerConfig, CallerKeys, ChainServiceConfig, PinLockoutPolicy, RpcChainConfig, SponsorshipSettings } from "@slotgate/chain-service";
 import { isAddress, isHexString } from "ethers";
-import { ConfigError, type Env, bigUint, host, int, optional, secret, url } from "./env.js";
+import { ConfigError, type Env, bigUint, host, int, optional, pemFile, secret, url } from "./env.js";
 
 /** How the server reaches the chain service. */
 export type ChainMode = "anvil" | "rpc" | "remote" | "off";
 
 /** The chain service's own settings, as read from the environment (the database is added at start). */
-export type ChainServiceSettings = Omit<ChainServiceConfig, "db" | "warn" | "keyEncryptionKey" | "recoveryKey" | "chain"> & {
+export type ChainServiceSettings = Omit<ChainServiceConfig, "db" | "warn" | "keyEncryptionKey" | "recoveryKey" | "chain" | "callerKeys"> & {
+  /**
+   * `CHAIN_CALLER_JWKS_URL` (the front service's `/.well-known/jwks.json`) or `CHAIN_CALLER_JWKS` (that
+   * document, public keys only): the keys of the front service's caller assertions, which a separate
+   * `slotgate-server chain-service` process needs. The HTTP server's in-process chain service uses the
+   * server's own keys. @default null
+   */
+  callerKeys: CallerKeys | null;
   /** `CHAIN_KEK`: 64 hex characters. @default null: generated once and kept in the data directory (development) */
   keyEncryptionKey: string | null;
   /**
@@ -28,6 +35,25 @@ export interface AnvilSettings {
   binary: string | null;
 }
 
+/**
+ * TLS of the gRPC link between the HTTP server and `slotgate-server chain-service` (PEM contents, read
+ * from the files the variables name).
+ */
+export interface ChainLinkTls {
+  /**
+   * The chain-service process's side: `CHAIN_SERVICE_TLS_CERT` and `CHAIN_SERVICE_TLS_KEY` (its
+   * certificate chain and key); `CHAIN_SERVICE_TLS_CLIENT_CA` turns on mutual TLS (callers must present
+   * a certificate issued by that CA). @default null (plain text)
+   */
+  server: { cert: Buffer; key: Buffer; clientCa: Buffer | null } | null;
+  /**
+   * The HTTP server's side: `CHAIN_SERVICE_TLS_CA` (the CA that issued the chain service's certificate,
+   * or `system` for the system's roots) and, for mutual TLS, `CHAIN_SERVICE_TLS_CLIENT_CERT` and
+   * `CHAIN_SERVICE_TLS_CLIENT_KEY`. @default null (plain text)
+   */
+  client: { ca: Buffer | null; cert: Buffer | null; key: Buffer | null } | null;
+}
+
 /** Validated chain settings (`CHAIN`, `CHAIN_SERVICE_URL`, `CHAIN_SERVICE_TOKEN` and the chain service's variables). */
 export interface ChainSettings {
   /**
@@ -45,6 +71,8 @@ export interface ChainSettings {
    * the chain-service process requires. @default null (no token; keep the port on a private network)
    */
   serviceToken: string | null;
+  /** TLS of the gRPC link, each side's half. */
+  tls: ChainLinkTls;
   /** The chain service's settings for `anvil` and `rpc` (null for `remote` and `off`). */
   service: ChainServiceSettings | null;
   /** The development chain's settings (`anvil` only, else null). */
@@ -81,6 +109,8 @@ export const CHAIN_ENV = {
   writeWaitMs: "CHAIN_WRITE_WAIT_MS",
   sponsorUserWeiPerDay: "SPONSOR_USER_WEI_PER_DAY",
   sponsorCuidWeiPerDay: "SPONSOR_CUID_WEI_PER_DAY",
+  callerJwksUrl: "CHAIN_CALLER_JWKS_URL",
+  callerJwks: "CHAIN_CALLER_JWKS",
 } as const;
 
 function privateKey(env: Env, name: string, required: boolean): string | undefined {
@@ -168,6 +198,7 @@ function serviceSettings(env: Env, mode: "anvil" | "rpc"): ChainServiceSettings 
   };
   const writeWaitMs = int(env, CHAIN_ENV.writeWaitMs, 0, 1, 600_000);
   return {
+    callerKeys: callerKeys(env),
     ...(writeWaitMs === 0 ? {} : { writeWaitMs }),
     keyEncryptionKey,
     recoveryKey,
@@ -176,6 +207,50 @@ function serviceSettings(env: Env, mode: "anvil" | "rpc"): ChainServiceSettings 
     ...(bundler ? { bundler } : {}),
     ...(pinSalt === undefined ? {} : { pinPbkdf2Salt: pinSalt }),
     ...(Object.keys(pinLockout).length > 0 ? { pinLockout } : {}),
+  };
+}
+
+/** `CHAIN_CALLER_JWKS_URL` or `CHAIN_CALLER_JWKS` (not both), or null. */
+function callerKeys(env: Env): CallerKeys | null {
+  const jwksUrl = url(env, CHAIN_ENV.callerJwksUrl, ["http:", "https:"]);
+  const inline = optional(env, CHAIN_ENV.callerJwks);
+  if (jwksUrl !== null && inline !== undefined) throw new ConfigError(CHAIN_ENV.callerJwks, `cannot be combined with ${CHAIN_ENV.callerJwksUrl}; set one`);
+  if (jwksUrl !== null) return new URL(jwksUrl);
+  if (inline === undefined) return null;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(inline);
+  } catch {
+    throw new ConfigError(CHAIN_ENV.callerJwks, "must be a JSON Web Key Set ({\"keys\": [...]})");
+  }
+  const keys = (parsed as { keys?: unknown })?.keys;
+  if (!Array.isArray(keys) || keys.length === 0) throw new ConfigError(CHAIN_ENV.callerJwks, "must be a JSON Web Key Set with at least one key");
+  for (const key of keys) {
+    if (typeof key !== "object" || key === null || (key as { kty?: unknown }).kty !== "EC" || "d" in key) {
+      throw new ConfigError(CHAIN_ENV.callerJwks, "must hold public EC P-256 keys only (no private part)");
+    }
+  }
+  return { keys } as CallerKeys;
+}
+
+/** Both variables of a pair set, or neither. */
+function pair(env: Env, first: string, second: string): [Buffer, Buffer] | null {
+  const [a, b] = [pemFile(env, first), pemFile(env, second)];
+  if ((a === null) !== (b === null)) throw new ConfigError(a === null ? first : second, `must be set together with ${a === null ? second : first}`);
+  return a && b ? [a, b] : null;
+}
+
+function linkTls(env: Env): ChainLinkTls {
+  const served = pair(env, "CHAIN_SERVICE_TLS_CERT", "CHAIN_SERVICE_TLS_KEY");
+  const clientCa = pemFile(env, "CHAIN_SERVICE_TLS_CLIENT_CA");
+  if (clientCa && !served) throw new ConfigError("CHAIN_SERVICE_TLS_CLIENT_CA", "needs CHAIN_SERVICE_TLS_CERT and CHAIN_SERVICE_TLS_KEY (mutual TLS is TLS first)");
+  const caSetting = optional(env, "CHAIN_SERVICE_TLS_CA");
+  const ca = caSetting === undefined || caSetting === "system" ? null : pemFile(env, "CHAIN_SERVICE_TLS_CA");
+  const identity = pair(env, "CHAIN_SERVICE_TLS_CLIENT_CERT", "CHAIN_SERVICE_TLS_CLIENT_KEY");
+  if (identity && caSetting === undefined) throw new ConfigError("CHAIN_SERVICE_TLS_CLIENT_CERT", "needs CHAIN_SERVICE_TLS_CA (a client certificate is only sent over TLS)");
+  return {
+    server: served ? { cert: served[0], key: served[1], clientCa } : null,
+    client: caSetting === undefined ? null : { ca, cert: identity?.[0] ?? null, key: identity?.[1] ?? null },
   };
 }
 
@@ -195,6 +270,7 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
   const rpcUrl = optional(env, CHAIN_ENV.rpcUrl);
   const listen = { host: host(env, "CHAIN_SERVICE_HOST", "127.0.0.1"), port: int(env, "CHAIN_SERVICE_PORT", 50051, 0, 65535) };
   const rpcTimeoutMs = int(env, "RPC_TIMEOUT_MS", 30_000, 100, 600_000);
+  const tls = linkTls(env);
   if (explicit === "in-process") {
     throw new ConfigError("CHAIN", "in-process was replaced by anvil: a local development chain whose state is kept in the data directory (set CHAIN=anvil)");
   }
@@ -206,9 +282,9 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
     if (!/^[A-Za-z0-9.\-[\]:]+:[0-9]{1,5}$/.test(serviceUrl)) {
       throw new ConfigError("CHAIN_SERVICE_URL", "must be host:port of a slotgate-server chain-service process");
     }
-    return { mode: "remote", serviceUrl, serviceToken, service: null, anvil: null, rpcTimeoutMs, listen };
+    return { mode: "remote", serviceUrl, serviceToken, tls, service: null, anvil: null, rpcTimeoutMs, listen };
   }
-  if (explicit === "off") return { mode: "off", serviceUrl: null, serviceToken, service: null, anvil: null, rpcTimeoutMs, listen };
+  if (explicit === "off") return { mode: "off", serviceUrl: null, serviceToken, tls, service: null, anvil: null, rpcTimeoutMs, listen };
   if (explicit === "rpc" && rpcUrl === undefined) throw new ConfigError("RPC_URL", "is required with CHAIN=rpc");
   if (explicit === "anvil" && rpcUrl !== undefined) throw new ConfigError("CHAIN", "is anvil but RPC_URL is set; remove one of them");
   if (explicit === undefined && rpcUrl === undefined && optional(env, "DATABASE_URL") !== undefined) {
@@ -223,5 +299,5 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
     mode === "anvil"
       ? { port: int(env, "ANVIL_PORT", 8545, 0, 65535), blockTimeSeconds: blockTime === 0 ? null : blockTime, binary: optional(env, "ANVIL_BIN") ?? null }
       : null;
-  return { mode, serviceUrl: null, serviceToken, service: serviceSettings(env, mode), anvil, rpcTimeoutMs, listen };
+  return { mode, serviceUrl: null, serviceToken, tls, service: serviceSettings(env, mode), anvil, rpcTimeoutMs, listen };
 }

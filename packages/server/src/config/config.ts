@@ -3,11 +3,18 @@ import { resolve } from "node:path";
 import { type ChainSettings, chainSettingsFromEnv } from "./chain-env.js";
 import { ConfigError, type Env, bool, host, int, secret, url } from "./env.js";
 import { identityProviders, mailFrom, passkeyRpId } from "./identity-env.js";
+import { type Environment, environmentOf } from "./production.js";
 
 export { ConfigError } from "./env.js";
 
 /** Validated server configuration. Every field comes from one environment variable (see the README). */
 export interface ServerConfig {
+  /**
+   * `SLOTGATE_ENV` (`development` or `production`), implied `production` by `NODE_ENV=production`:
+   * production refuses to start on development defaults (docs/decisions/production-mode.md).
+   * @default "development"
+   */
+  environment: Environment;
   /** `PORT`. @default 8080 */
   port: number;
   /** `HOST`: interface to listen on; set `0.0.0.0` in a container. @default "127.0.0.1" */
@@ -34,7 +41,7 @@ export interface ServerConfig {
   signInBackoff: SignInBackoffConfig;
   /** `TRUST_PROXY`: number of proxy hops to trust for the client IP. @default 0 */
   trustProxy: number;
-  /** `SLOTGATE_SEED_DEMO`: seed a demo developer and client at start. @default true on the embedded database, else false */
+  /** `SLOTGATE_SEED_DEMO`: seed a demo developer and client at start. @default true on the embedded database in development, else false */
   seedDemo: boolean;
   /** `LOG_LEVEL`: `debug`, `info`, `warn`, `error` or `silent`. @default "info" */
   logLevel: LogLevel;
@@ -221,7 +228,9 @@ export function loadConfig(env: Env = process.env): ServerConfig {
   const marketplaceUrl = url(env, "MARKETPLACE_URL", ["http:", "https:"]);
   if (marketplaceUrl && !marketplaceSecret) throw new ConfigError("MARKETPLACE_SECRET", "is required when MARKETPLACE_URL is set (webhooks are signed)");
   const chain = chainSettingsFromEnv(env);
+  const environment = environmentOf(env);
   return {
+    environment,
     port: int(env, "PORT", 8080, 0, 65535),
     host: listenHost,
     publicUrl: publicUrl ? publicUrl.replace(/\/+$/, "") : null,
@@ -245,7 +254,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
     },
     signInBackoff: signInBackoff(env),
     trustProxy: int(env, "TRUST_PROXY", 0, 0, 10),
-    seedDemo: bool(env, "SLOTGATE_SEED_DEMO", !databaseUrl),
+    seedDemo: bool(env, "SLOTGATE_SEED_DEMO", !databaseUrl && environment === "development"),
     logLevel,
     outboxPollMs: int(env, "OUTBOX_POLL_MS", 1000, 10, 600_000),
     marketplaceRetryBaseMs: int(env, "MARKETPLACE_RETRY_BASE_MS", 2000, 10, 3_600_000),

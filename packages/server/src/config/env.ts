@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+
 /** Environment variables as given to the process. */
 export type Env = Record<string, string | undefined>;
 
@@ -80,4 +82,27 @@ export function host(env: Env, name: string, fallback: string): string {
   const value = optional(env, name) ?? fallback;
   if (!/^[A-Za-z0-9.:\-[\]]+$/.test(value)) throw new ConfigError(name, "must be a host name or IP address");
   return value;
+}
+
+/**
+ * The contents of a PEM file whose path is in `name` (certificates, keys), or null when unset. A path that
+ * cannot be read, or a file without a PEM block, throws {@link ConfigError} naming the variable.
+ */
+export function pemFile(env: Env, name: string): Buffer | null {
+  const path = optional(env, name);
+  if (path === undefined) return null;
+  let contents: Buffer;
+  try {
+    contents = readFileSync(path);
+  } catch {
+    throw new ConfigError(name, "must be the path of a readable PEM file");
+  }
+  if (!contents.includes("-----BEGIN ")) throw new ConfigError(name, "must be the path of a PEM file (no -----BEGIN block found)");
+  return contents;
+}
+
+/** True for a loopback host: 127.0.0.0/8, ::1 or localhost. */
+export function isLoopbackHost(value: string): boolean {
+  const bare = value.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.[0-9]{1,3}){3}$/.test(bare);
 }

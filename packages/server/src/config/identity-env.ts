@@ -1,11 +1,7 @@
-import { ConfigError, type Env } from "./env.js";
+import { ConfigError, type Env, isLoopbackHost } from "./env.js";
 import type { IdentityProviderConfig } from "./config.js";
 
 /** The variables of the sign-in methods: IDENTITY_PROVIDERS, MAIL_FROM, PASSKEY_RP_ID (SMTP_URL is a plain URL). */
-
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === "127.0.0.1" || hostname === "[::1]" || hostname === "localhost";
-}
 
 /** `IDENTITY_PROVIDERS`: a JSON array of upstream OpenID Connect providers. */
 export function identityProviders(env: Env): IdentityProviderConfig[] {

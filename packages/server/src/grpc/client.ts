@@ -1,7 +1,11 @@
 import grpc from "@grpc/grpc-js";
-import { type ChainService, type ChainServiceAddresses, ChainServiceError, type ChainServiceErrorCode, currentRequestId } from "@slotgate/chain-service";
+import { type ChainService, type ChainServiceAddresses, ChainServiceError, type ChainServiceErrorCode, USER_CALL_METHODS, currentRequestId } from "@slotgate/chain-service";
+import { type CallerAssertions, verifiedUser } from "../chain/caller-assertions.js";
 import type { ChainHandle } from "../chain/start-chain.js";
-import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, REQUEST_ID_METADATA, TOKEN_METADATA } from "./definition.js";
+import type { ChainLinkTls } from "../config/chain-env.js";
+import { ASSERTION_METADATA, CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, REQUEST_ID_METADATA, TOKEN_METADATA } from "./definition.js";
+
+const USER_CALLS = new Set<string>(USER_CALL_METHODS);
 
 const ChainClient = grpc.makeGenericClientConstructor(chainServiceDefinition, "ChainService");
 type UnaryMethod = (request: unknown, metadata: grpc.Metadata, options: grpc.CallOptions, callback: (error: grpc.ServiceError | null, value?: unknown) => void) => void;
@@ -10,16 +14,23 @@ type UnaryMethod = (request: unknown, metadata: grpc.Metadata, options: grpc.Cal
  * Connects to a `slotgate-server chain-service` process over gRPC and returns a {@link ChainHandle}
  * whose service forwards every call. Failures come back as the chain service's own
  * `ChainServiceError` with its stable code and details (the HTTP layer maps them like local ones); an
- * unreachable process is `chain_unavailable`.
+ * unreachable process (or one whose certificate does not verify) is `chain_unavailable`. With `tls` the
+ * channel is TLS, verified against `tls.ca` (null: the system's roots), with a client certificate for
+ * mutual TLS. With `assert`, each call made for a user (`USER_CALL_METHODS`) carries a caller
+ * assertion for the user the current chain route verified ({@link runAsVerifiedUser}).
  *
  * @example
  * ```ts
- * const chain = await connectRemoteChain("127.0.0.1:50051");
+ * const chain = await connectRemoteChain("chain.internal:50051", { token, tls: { ca, cert: null, key: null } });
  * await chain.service.registerPin({ user_uuid: 7, pin_hash, pin_salt });
  * ```
  */
-export async function connectRemoteChain(address: string, options: { token?: string | null; timeoutMs?: number } = {}): Promise<ChainHandle> {
-  const client = new ChainClient(address, grpc.credentials.createInsecure());
+export async function connectRemoteChain(
+  address: string,
+  options: { token?: string | null; tls?: ChainLinkTls["client"]; assert?: CallerAssertions; timeoutMs?: number } = {},
+): Promise<ChainHandle> {
+  const tls = options.tls ?? null;
+  const client = new ChainClient(address, tls ? grpc.credentials.createSsl(tls.ca, tls.key, tls.cert) : grpc.credentials.createInsecure());
   const timeoutMs = options.timeoutMs ?? 120_000;
   const call = (method: ChainGrpcMethod, args: unknown[]): Promise<unknown> =>
     new Promise((resolve, reject) => {
@@ -27,6 +38,9 @@ export async function connectRemoteChain(address: string, options: { token?: str
       if (options.token) metadata.set(TOKEN_METADATA, `Bearer ${options.token}`);
       const requestId = currentRequestId();
       if (requestId) metadata.set(REQUEST_ID_METADATA, requestId);
+      // A call made for a user carries the front service's assertion for the user its route verified.
+      const user = verifiedUser();
+      if (USER_CALLS.has(method) && user !== undefined && options.assert) metadata.set(ASSERTION_METADATA, options.assert(user, method));
       const fn = (client as unknown as Record<string, UnaryMethod>)[method]!;
       fn.call(client, args, metadata, { deadline: Date.now() + timeoutMs }, (error, value) => {
         if (!error) return resolve((value as { value: unknown }).value);

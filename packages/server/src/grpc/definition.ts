@@ -20,6 +20,9 @@ export const ERROR_METADATA = "slotgate-error";
 /** Metadata key of the calling request's id (the HTTP `X-Request-Id`): the chain service's log lines and writes carry it. */
 export const REQUEST_ID_METADATA = "x-request-id";
 
+/** Metadata key of the caller assertion of a call made for a user (docs/decisions/chain-link.md). */
+export const ASSERTION_METADATA = "slotgate-caller-assertion";
+
 /** Metadata key of the shared secret (`CHAIN_SERVICE_TOKEN`). */
 export const TOKEN_METADATA = "authorization";
 

@@ -1,9 +1,11 @@
 import { timingSafeEqual } from "node:crypto";
 import grpc from "@grpc/grpc-js";
-import { type ChainService, ChainServiceError, runWithRequestId } from "@slotgate/chain-service";
+import { type ChainService, ChainServiceError, runRemoteCall } from "@slotgate/chain-service";
 import { REQUEST_ID_PATTERN } from "../http/request-id.js";
 import type { Logger } from "../config/logger.js";
-import { CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, REQUEST_ID_METADATA, TOKEN_METADATA } from "./definition.js";
+import type { ChainLinkTls } from "../config/chain-env.js";
+import { ConfigError, isLoopbackHost } from "../config/env.js";
+import { ASSERTION_METADATA, CHAIN_GRPC_METHODS, type ChainGrpcMethod, chainServiceDefinition, ERROR_METADATA, REQUEST_ID_METADATA, TOKEN_METADATA } from "./definition.js";
 
 /** A running gRPC chain service. */
 export interface ChainGrpcServer {
@@ -39,20 +41,62 @@ function authorized(call: grpc.ServerUnaryCall<unknown, unknown>, token: string 
   return presented.length === expected.length && timingSafeEqual(presented, expected);
 }
 
+/** How {@link serveChainService} listens and whom it lets in. */
+export interface ChainGrpcOptions {
+  host: string;
+  port: number;
+  log: Logger;
+  /** `CHAIN_SERVICE_TOKEN`: every call must send `authorization: Bearer <token>`. @default null */
+  token?: string | null;
+  /** `CHAIN_SERVICE_TLS_*`: the certificate and key, and the CA of callers' certificates (mutual TLS). @default null (plain text) */
+  tls?: ChainLinkTls["server"];
+  /** Whether the chain is a development chain (told to callers by `describe`). @default false */
+  devChain?: boolean;
+}
+
 /**
- * Serves a chain service over gRPC (`slotgate-server chain-service`): every `ChainService` method as
- * a unary call with JSON messages. Failures carry the chain service's stable error code in the
- * `slotgate-error` trailer. With `token`, calls must send `authorization: Bearer <token>`.
+ * The credential rule of the chain-service link: off a loopback address the chain service requires a
+ * credential (the shared token, or mutual TLS); on loopback it may run without one (development), and
+ * says so. Throws {@link ConfigError} naming the variable to set; returns the warning to log, if any.
  *
  * @example
  * ```ts
- * const grpcServer = await serveChainService(chain, { host: "127.0.0.1", port: 50051, log });
+ * linkCredentialWarning({ host: "0.0.0.0", token: null, tls: null }); // throws: CHAIN_SERVICE_TOKEN is required …
  * ```
  */
-export async function serveChainService(
-  service: ChainService,
-  options: { host: string; port: number; log: Logger; token?: string | null; devChain?: boolean },
-): Promise<ChainGrpcServer> {
+export function linkCredentialWarning(options: Pick<ChainGrpcOptions, "host" | "token" | "tls">): string | null {
+  if (options.token || options.tls?.clientCa) return null;
+  if (!isLoopbackHost(options.host)) {
+    throw new ConfigError(
+      "CHAIN_SERVICE_TOKEN",
+      "is required when the chain service listens on a non-loopback address (CHAIN_SERVICE_HOST); set it, or CHAIN_SERVICE_TLS_CLIENT_CA for mutual TLS",
+    );
+  }
+  return "DEVELOPMENT DEFAULT: CHAIN_SERVICE_TOKEN is not set: the chain service accepts any caller on this loopback address; set it (and CHAIN_SERVICE_TLS_*) before binding elsewhere";
+}
+
+/** The listening credentials: TLS (mutual when a client CA is given) or plain text. */
+function serverCredentials(tls: ChainLinkTls["server"] | undefined): grpc.ServerCredentials {
+  if (!tls) return grpc.ServerCredentials.createInsecure();
+  return grpc.ServerCredentials.createSsl(tls.clientCa, [{ cert_chain: tls.cert, private_key: tls.key }], tls.clientCa !== null);
+}
+
+/**
+ * Serves a chain service over gRPC (`slotgate-server chain-service`): every `ChainService` method as
+ * a unary call with JSON messages. Failures carry the chain service's stable error code in the
+ * `slotgate-error` trailer. Each call runs as a remote call (`runRemoteCall`): a call made for a user
+ * needs the caller assertion of the `slotgate-caller-assertion` metadata. With `token`, calls must send
+ * `authorization: Bearer <token>`; with `tls`, the channel is TLS (mutual TLS with `tls.clientCa`). Off
+ * a loopback address it refuses to start without a credential ({@link linkCredentialWarning}).
+ *
+ * @example
+ * ```ts
+ * const grpcServer = await serveChainService(chain, { host: "127.0.0.1", port: 50051, log, token, tls });
+ * ```
+ */
+export async function serveChainService(service: ChainService, options: ChainGrpcOptions): Promise<ChainGrpcServer> {
+  const warning = linkCredentialWarning(options);
+  if (warning) options.log.warn(warning);
   const server = new grpc.Server();
   const token = options.token ?? null;
   const handlers: grpc.UntypedServiceImplementation = {};
@@ -63,9 +107,10 @@ export async function serveChainService(
         return;
       }
       const presented = call.metadata.get(REQUEST_ID_METADATA)[0];
-      const requestId = typeof presented === "string" && REQUEST_ID_PATTERN.test(presented) ? presented : null;
-      const run = () => invoke(service, method, call.request, options.devChain === true);
-      (requestId ? runWithRequestId(requestId, run) : run()).then(
+      const requestId = typeof presented === "string" && REQUEST_ID_PATTERN.test(presented) ? presented : undefined;
+      const assertion = call.metadata.get(ASSERTION_METADATA)[0];
+      // Every call runs as a remote one: the chain service then requires the caller assertion of a user call.
+      runRemoteCall({ requestId, assertion: typeof assertion === "string" ? assertion : null }, () => invoke(service, method, call.request, options.devChain === true)).then(
         // An envelope: grpc-js sends no message for a null answer (e.g. `ready()`, `walletAddressFor` of an unknown user).
         (result) => callback(null, { value: result ?? null }),
         (error: unknown) => callback(failure(error, options.log)),
@@ -74,7 +119,7 @@ export async function serveChainService(
   }
   server.addService(chainServiceDefinition, handlers);
   const port = await new Promise<number>((resolve, reject) => {
-    server.bindAsync(`${options.host}:${options.port}`, grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+    server.bindAsync(`${options.host}:${options.port}`, serverCredentials(options.tls), (error, bound) => (error ? reject(error) : resolve(bound)));
   });
   return {
     address: `${options.host}:${port}`,

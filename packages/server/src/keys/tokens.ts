@@ -4,6 +4,7 @@ import { decodeProtectedHeader, errors as joseErrors, type JWTPayload, jwtVerify
 import { SlotgateServerError } from "../http/errors.js";
 import type { KeyStore } from "./key-store.js";
 import type { RevocationList } from "./revocation-list.js";
+import { CALLER_ASSERTION_TYPE } from "@slotgate/chain-service";
 
 /** Claims of a verified end-user bearer token. */
 export interface BearerClaims {
@@ -145,6 +146,8 @@ export class TokenService {
         ...(audience ? { audience } : {}),
       });
       if (protectedHeader.typ === "at+jwt" && payload["token_use"] !== "access_token") throw invalidToken();
+      // A caller assertion for the chain service is the front service's word to it, never a bearer token.
+      if (protectedHeader.typ === CALLER_ASSERTION_TYPE) throw invalidToken();
       if (audience === undefined && payload["token_use"] === "dev_user") throw invalidToken();
       return payload;
     } catch (error) {

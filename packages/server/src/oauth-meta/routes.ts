@@ -13,7 +13,7 @@ import { enqueue } from "../storage/outbox.js";
 import { authenticateClient } from "../clients/client-auth.js";
 import { exchangeCode } from "../token/code-exchange.js";
 import { issueCode } from "../token/codes.js";
-import { callbackUrl, META_CALLBACK_TOPIC } from "./callback-delivery.js";
+import { META_CALLBACK_TOPIC, sealedCallback } from "./callback-delivery.js";
 
 const CALLBACK_MAX_ATTEMPTS = 6;
 
@@ -31,7 +31,8 @@ export function oauthMetaRoutes(services: Services): Router {
     const code = await issueCode(services, "meta", { clientId: client.client_id, userId: claims.sub, redirectUri: query.redirect_uri, codeChallenge: null });
     await enqueue(services.db, {
       topic: META_CALLBACK_TOPIC,
-      targetUrl: callbackUrl(query.redirect_uri, { code, state: query.state, success: "1" }),
+      // The code is sealed at rest; the worker opens it for the POST and the row drops it once delivered.
+      ...sealedCallback(services.outboxSeal, query.redirect_uri, code, query.state),
       payload: { client_id: client.client_id },
       maxAttempts: CALLBACK_MAX_ATTEMPTS,
     });

@@ -7,9 +7,8 @@ import { findEndUserById } from "../storage/end-users.js";
 /**
  * What the server established before it asks the chain service to rotate the owner key (spec 4.10
  * rule 8, "identity is first verified by email"): whoever sent this request read the one-time code
- * mailed to the account's verified address for exactly this user and new PIN. Today the route turns
- * it into `identity_verified: true`; a signed recovery assertion for the chain service can be made
- * from these fields.
+ * mailed to the account's verified address for exactly this user and new PIN. The route then signs a
+ * single-use caller assertion for `recover` naming the user, the chain service's only evidence.
  */
 export interface RecoveryProof {
   user_uuid: number;
@@ -53,7 +52,7 @@ export async function requestRecoveryCode(services: Services, request: PinRecove
  * @example
  * ```ts
  * const proof = await proveRecovery(services, body);
- * await chain.recover({ user_uuid: proof.user_uuid, pin_hash, pin_salt, identity_verified: true });
+ * await chain.recover({ user_uuid: proof.user_uuid, pin_hash, pin_salt, assertion: services.assertCaller(proof.user_uuid, "recover") });
  * ```
  */
 export async function proveRecovery(services: Services, request: PinRecoverWithCodeRequest): Promise<RecoveryProof> {

@@ -53,7 +53,8 @@ export function pinRoutes(services: Services): Router {
       }
       // The mailbox proof comes first; only a proven recovery reaches the chain service.
       const proof = await proveRecovery(services, { ...request, recovery_id, code });
-      return chain.recover({ user_uuid: proof.user_uuid, pin_hash: request.pin_hash, pin_salt: request.pin_salt, identity_verified: true });
+      // The chain service re-keys only with the front service's word, given after the mailbox proof.
+      return chain.recover({ user_uuid: proof.user_uuid, pin_hash: request.pin_hash, pin_salt: request.pin_salt, assertion: services.assertCaller(proof.user_uuid, "recover") });
     }),
   );
   return router;

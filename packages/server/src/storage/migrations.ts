@@ -6,7 +6,7 @@ import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
  *
  * @example
  * ```ts
- * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6, 7, 8]
+ * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6, 7, 8, 9]
  * ```
  */
 export const SERVER_MIGRATIONS: MigrationSet = {
@@ -245,6 +245,18 @@ CREATE TABLE sign_in_attempts (
 CREATE INDEX sign_in_attempts_updated ON sign_in_attempts(updated_at);
 `,
   },
+  {
+    version: 9,
+    name: "outbox secrets sealed at rest",
+    // A callback's one-time code moves out of target_url into sealed_query (AES-256-GCM under a key
+    // derived from CLIENT_SECRET_PEPPER), dropped on delivery. Finished callbacks written before this
+    // lose the code they kept in clear; pending ones keep it until delivered, as before.
+    sql: `
+ALTER TABLE outbox ADD COLUMN sealed_query TEXT;
+UPDATE outbox SET target_url = regexp_replace(target_url, '([?&])code=[^&#]*&?', '\\1')
+  WHERE topic = 'oauth_meta.callback' AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL) AND target_url ~ '[?&]code=';
+`,
+  },
   ],
 };
 
@@ -253,7 +265,7 @@ CREATE INDEX sign_in_attempts_updated ON sign_in_attempts(updated_at);
  *
  * @example
  * ```ts
- * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 8] on a fresh database, [] afterwards
+ * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 8, 9] on a fresh database, [] afterwards
  * ```
  */
 export function migrateServer(db: Database): Promise<number[]> {

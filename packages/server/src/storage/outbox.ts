@@ -11,16 +11,21 @@ export interface OutboxRow {
   max_attempts: number;
   /** The id of the request that enqueued it (sent as `X-Request-Id` with each delivery), or null. */
   request_id: string | null;
+  /**
+   * Secret query parameters of `target_url` (a callback's one-time code), sealed with the server key
+   * (`OutboxSeal`); null when there are none, and set to null once the message is delivered.
+   */
+  sealed_query: string | null;
 }
 
-/** Adds a message to the outbox. */
+/** Adds a message to the outbox; `sealedQuery` carries secret query parameters sealed with `OutboxSeal`, never in clear. */
 export async function enqueue(
   db: Queryable,
-  message: { topic: string; targetUrl: string | null; payload: Record<string, unknown>; maxAttempts: number; requestId?: string | null },
+  message: { topic: string; targetUrl: string | null; payload: Record<string, unknown>; maxAttempts: number; requestId?: string | null; sealedQuery?: string | null },
 ): Promise<string> {
   const rows = await db.query<{ id: string }>(
-    "INSERT INTO outbox (topic, target_url, payload, max_attempts, request_id) VALUES ($1, $2, $3, $4, $5) RETURNING id::text",
-    [message.topic, message.targetUrl, JSON.stringify(message.payload), message.maxAttempts, message.requestId ?? currentRequestId() ?? null],
+    "INSERT INTO outbox (topic, target_url, payload, max_attempts, request_id, sealed_query) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id::text",
+    [message.topic, message.targetUrl, JSON.stringify(message.payload), message.maxAttempts, message.requestId ?? currentRequestId() ?? null, message.sealedQuery ?? null],
   );
   return rows[0]!.id;
 }
@@ -37,14 +42,14 @@ export async function claimDue(db: Queryable, topics: readonly string[], limit: 
        WHERE delivered_at IS NULL AND failed_at IS NULL AND next_attempt_at <= now() AND topic = ANY($1::text[])
        ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED
      )
-     RETURNING id::text, topic, target_url, payload, attempts, max_attempts, request_id`,
+     RETURNING id::text, topic, target_url, payload, attempts, max_attempts, request_id, sealed_query`,
     [topics, limit, leaseSeconds],
   );
 }
 
-/** Marks a message delivered. */
+/** Marks a message delivered and drops its sealed secrets: a delivered code is never needed again. */
 export async function markDelivered(db: Queryable, id: string): Promise<void> {
-  await db.query("UPDATE outbox SET delivered_at = now(), last_error = NULL WHERE id = $1", [id]);
+  await db.query("UPDATE outbox SET delivered_at = now(), last_error = NULL, sealed_query = NULL WHERE id = $1", [id]);
 }
 
 /** Records a failed attempt: retried after `retryInSeconds`, or given up when `giveUp`. */

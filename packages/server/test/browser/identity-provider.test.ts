@@ -4,7 +4,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeLoopbackPort } from "../../src/testing/free-port.js";
 import { enterMailedCode, launchChromium } from "../support/chromium.js";
-import { randomEmail, registerClient } from "../support/flows.js";
+import { pkce, randomEmail, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 import { type LocalIdentityProvider, startLocalIdentityProvider } from "../../src/testing/index.js";
 
@@ -105,6 +105,30 @@ describe("sign-in through an upstream OpenID provider", () => {
     const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${jwt}` } });
     expect(await validate.json()).toMatchObject({ user_id: user!.id, token_use: "user_jwt", client_id: client.client_id });
     await again.context().close();
+  });
+
+  it("without state, with PKCE S256: the provider round trip (sign_in_flows) keeps no state and the app gets a code and no state, redeemed with the verifier", async () => {
+    const client = await registerClient(server.url, { redirect_uris: [`${appOrigin}/done`] });
+    idp.accounts.set("pkce-idp", { email: randomEmail("pkce"), email_verified: true });
+    const { verifier, challenge } = pkce();
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: `${appOrigin}/done`, response_type: "code", code_challenge: challenge, code_challenge_method: "S256" })}`);
+    await page.click('#providers button[value="local"]');
+    await page.waitForURL((u) => u.href.startsWith(idp.issuer));
+    const [flow] = await server.sql<{ params: Record<string, string> }>("SELECT payload->'params' AS params FROM sign_in_flows WHERE kind = 'oidc' ORDER BY created_at DESC LIMIT 1");
+    expect(flow!.params).toMatchObject({ client_id: client.client_id, code_challenge: challenge, code_challenge_method: "S256" });
+    expect(Object.keys(flow!.params)).not.toContain("state");
+    await signInAtIdp(page, "pkce-idp");
+    await page.waitForURL((u) => u.href.startsWith(`${appOrigin}/done`));
+    const back = new URL(page.url());
+    expect(back.searchParams.has("state")).toBe(false);
+    const token = await fetch(`${server.url}/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: `${appOrigin}/done`, client_id: client.client_id, client_secret: client.client_secret, code_verifier: verifier }),
+    });
+    expect(token.status).toBe(200);
+    await page.context().close();
   });
 
   it("a provider email that an existing account holds is linked only after that mailbox's code (proving both)", async () => {

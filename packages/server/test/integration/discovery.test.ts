@@ -57,6 +57,10 @@ describe("discovery and service endpoints", () => {
     expect(lookup.parameters).toContainEqual(expect.objectContaining({ name: "write_id", in: "path" }));
     expect(Object.keys(lookup.responses)).toEqual(expect.arrayContaining(["200", "404"]));
     expect(described["/v1/oauth/validate"]!["get"]!.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: "Idempotency-Key" }));
+    // state is optional on the wire (PKCE S256 may stand in for it on a code redirect); the other three are not.
+    const authorize = (described["/oauth/authorize"]!["get"]!.parameters ?? []) as unknown as Array<{ name: string; required: boolean; schema: { description?: string } }>;
+    expect(Object.fromEntries(authorize.map((p) => [p.name, p.required]))).toMatchObject({ client_id: true, redirect_uri: true, response_type: true, state: false });
+    expect(authorize.find((p) => p.name === "state")?.schema.description).toContain("PKCE S256");
   });
 
   it("answers /healthz, 404 not_found for unknown routes, and security headers everywhere", async () => {

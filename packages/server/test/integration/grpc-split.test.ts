@@ -12,6 +12,7 @@ import { connectRemoteChain } from "../../src/grpc/client.js";
 import { newUser, pinOf, postBasic } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
 import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js";
+import { createKeyStore, generateSigningKey } from "../../src/keys/key-store.js";
 
 /**
  * The front-service / chain-service split: the chain service runs behind gRPC (its own database and
@@ -30,9 +31,13 @@ const chainLines: string[] = [];
 beforeAll(async () => {
   chainDb = await openDatabase({});
   chainDir = mkdtempSync(join(tmpdir(), "sg-grpc-chain-"));
-  chain = (await startChain(chainSettingsFromEnv({ CHAIN: "anvil", ANVIL_PORT: "0", CHAIN_KEK: "ab".repeat(32) }), chainDb, { dataDir: chainDir, warn: () => undefined, log: createLogger("debug", (l) => chainLines.push(l)) })) as ChainHandle;
+  // The front service's signing key; the chain-service process trusts its public half (CHAIN_CALLER_JWKS).
+  const frontKey = await generateSigningKey();
+  const callerJwks = JSON.stringify((await createKeyStore([frontKey])).jwks());
+  const settings = chainSettingsFromEnv({ CHAIN: "anvil", ANVIL_PORT: "0", CHAIN_KEK: "ab".repeat(32), CHAIN_CALLER_JWKS: callerJwks });
+  chain = (await startChain(settings, chainDb, { dataDir: chainDir, warn: () => undefined, log: createLogger("debug", (l) => chainLines.push(l)) })) as ChainHandle;
   grpcServer = await serveChainService(chain.service, { host: "127.0.0.1", port: 0, log: createLogger("silent"), token: TOKEN, devChain: true });
-  server = await startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN });
+  server = await startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN }, [frontKey]);
 });
 afterAll(async () => {
   await server?.close();

@@ -69,6 +69,39 @@ describe("backend SDK flow (spec 4.4)", () => {
     expect((await call(server.url, "GET", "/v1/oauth/validate", { token: String(token.json["access_token"]) })).status).toBe(401);
   });
 
+  it("keeps the callback's code sealed in the outbox: never in clear while queued, delivered with the code, sealed value dropped after delivery", async () => {
+    const { jwt } = await userJwt(client, "https://web.example/popup");
+    const start = backend.received.length;
+    const release = backend.hold();
+    const res = await metaAuthorize(jwt, { client_id: client.client_id, redirect_uri: callbackUri, state: "sealed-1" });
+    expect(res.status).toBe(200);
+    const [hook] = (await backend.waitFor(start + 1)).slice(start);
+    const code = hook!.url.searchParams.get("code")!;
+    expect(code).toMatch(/^.{16,}$/);
+    type Row = { id: string; row: string; sealed_query: string | null; target_url: string; delivered_at: Date | null };
+    const read = async () =>
+      (await server.sql<Row>("SELECT id::text, row_to_json(o)::text AS row, sealed_query, target_url, delivered_at FROM outbox o WHERE topic = 'oauth_meta.callback' AND target_url LIKE $1", [`%state=sealed-1%`]))[0]!;
+    // The backend holds its answer: the message is in flight, not delivered.
+    const queued = await read();
+    expect(queued.delivered_at).toBeNull();
+    expect(queued.sealed_query).toMatch(/^v1\.[A-Za-z0-9_-]+$/);
+    expect(queued.row, "no column of the queued row holds the code").not.toContain(code);
+    expect(new URL(queued.target_url).searchParams.has("code")).toBe(false);
+    release();
+    let delivered = await read();
+    for (let i = 0; i < 200 && !delivered.delivered_at; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      delivered = await read();
+    }
+    expect(delivered.delivered_at).not.toBeNull();
+    expect(delivered.sealed_query, "the sealed code is dropped once delivered").toBeNull();
+    expect(delivered.row).not.toContain(code);
+    const token = await call(server.url, "POST", "/v1/oauth-meta/get_token", {
+      body: { client_id: client.client_id, client_secret: client.client_secret, code, redirect_uri: callbackUri },
+    });
+    expect(token.status, "the delivered code is the real one").toBe(200);
+  });
+
   it("retries the callback with backoff when the backend answers 5xx", async () => {
     const { jwt } = await userJwt(client, "https://web.example/popup");
     backend.failFirst = 2;

@@ -59,6 +59,25 @@ export function mailOf(base: string): MailedCodes {
 }
 
 /**
+ * An empty database of the project: an in-memory PGlite, or a fresh PostgreSQL schema that `drop`
+ * removes (after closing the connection pool).
+ */
+export async function openTestDatabase(): Promise<{ db: Database; drop(): Promise<void> }> {
+  const schema = `sg_test_${randomBytes(6).toString("hex")}`;
+  const db = TEST_DB === "postgres" ? await openDatabase({ databaseUrl: PG_URL, schema, poolSize: 5 }) : await openDatabase({});
+  return {
+    db,
+    async drop() {
+      if (TEST_DB !== "postgres") return;
+      const client = new pg.Client({ connectionString: PG_URL });
+      await client.connect();
+      await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await client.end();
+    },
+  };
+}
+
+/**
  * Boots the real server on 127.0.0.1:0 on the project's database: an in-memory PGlite, or a
  * fresh PostgreSQL schema that is dropped on close (so runs are independent).
  */
@@ -91,13 +110,13 @@ export async function startTestServer(
     RATE_LIMIT: "off",
     ...env,
   });
-  const schema = `sg_test_${randomBytes(6).toString("hex")}`;
   const shared = options.shareDatabaseOf?.db;
-  const db: Database = shared
-    ? { kind: shared.kind, query: (text, params) => shared.query(text, params), transaction: (fn) => shared.transaction(fn), close: async () => undefined }
-    : TEST_DB === "postgres"
-      ? await openDatabase({ databaseUrl: PG_URL, schema, poolSize: 5 })
-      : await openDatabase({});
+  const { db, drop }: { db: Database; drop(): Promise<void> } = shared
+    ? {
+        db: { kind: shared.kind, query: (text, params) => shared.query(text, params), transaction: (fn) => shared.transaction(fn), close: async () => undefined },
+        drop: async () => undefined,
+      }
+    : await openTestDatabase();
   await migrateServer(db);
   const keyStore = await createKeyStore(keys ?? [await generateSigningKey()]);
   const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT, ...(options.log ? { log: options.log } : {}) });
@@ -113,12 +132,7 @@ export async function startTestServer(
       await running.close();
       rmSync(dataDir, { recursive: true, force: true });
       await mail.close();
-      if (TEST_DB === "postgres" && !shared) {
-        const client = new pg.Client({ connectionString: PG_URL });
-        await client.connect();
-        await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
-      }
+      await drop();
     },
   };
 }

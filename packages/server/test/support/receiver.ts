@@ -15,6 +15,8 @@ export interface Receiver {
   url: string;
   received: Received[];
   failFirst: number;
+  /** Records requests on arrival but answers none until the returned function is called. */
+  hold(): () => void;
   waitFor(count: number, timeoutMs?: number): Promise<Received[]>;
   close(): Promise<void>;
 }
@@ -22,7 +24,7 @@ export interface Receiver {
 export async function startReceiver(): Promise<Receiver> {
   const received: Received[] = [];
   let seen = 0;
-  const state = { failFirst: 0 };
+  const state: { failFirst: number; gate: Promise<void> | null } = { failFirst: 0, gate: null };
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => {
@@ -36,8 +38,10 @@ export async function startReceiver(): Promise<Receiver> {
         return;
       }
       received.push({ method: req.method ?? "", url: new URL(req.url ?? "/", "http://127.0.0.1"), headers: req.headers, body, at: Date.now() });
-      res.statusCode = 200;
-      res.end("ok");
+      void (state.gate ?? Promise.resolve()).then(() => {
+        res.statusCode = 200;
+        res.end("ok");
+      });
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
@@ -51,6 +55,16 @@ export async function startReceiver(): Promise<Receiver> {
     set failFirst(n: number) {
       state.failFirst = n;
       seen = 0;
+    },
+    hold() {
+      let release = () => undefined as void;
+      state.gate = new Promise<void>((r) => {
+        release = r;
+      });
+      return () => {
+        state.gate = null;
+        release();
+      };
     },
     async waitFor(count, timeoutMs = 10_000) {
       const start = Date.now();

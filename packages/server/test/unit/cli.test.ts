@@ -7,22 +7,34 @@ import { runCli } from "../../src/index.js";
 const dir = mkdtempSync(join(tmpdir(), "slotgate-cli-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function run(...argv: string[]) {
+/** Runs the CLI; `secret` is what the user would type or pipe on stdin (never read unless asked for). */
+async function runWith(options: { env?: Record<string, string>; secret?: string }, ...argv: string[]) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(argv, { SLOTGATE_DATA_DIR: dir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
-  return { code, out: out.join("\n"), err: err.join("\n") };
+  const prompts: string[] = [];
+  const readSecret = async (prompt: string) => {
+    prompts.push(prompt);
+    if (options.secret === undefined) throw new Error("stdin was read but the test typed nothing");
+    return options.secret;
+  };
+  const code = await runCli(argv, { SLOTGATE_DATA_DIR: dir, LOG_LEVEL: "silent", ...options.env }, { out: (l) => out.push(l), err: (l) => err.push(l), readSecret });
+  return { code, out: out.join("\n"), err: err.join("\n"), prompts };
+}
+
+async function run(...argv: string[]) {
+  return runWith({}, ...argv);
 }
 
 describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
   it("migrate, dev-user create, client create (id + one-time secret as JSON), client list, keys rotate", async () => {
     const migrate = await run("migrate");
     expect(migrate.code).toBe(0);
-    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7, 8], database: "pglite" });
+    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7, 8, 9], database: "pglite" });
     expect(JSON.parse((await run("migrate")).out).applied).toEqual([]);
 
-    const dev = await run("dev-user", "create", "--email", "ops@example.test", "--password", "ops-password-1");
+    const dev = await runWith({ secret: "ops-password-1" }, "dev-user", "create", "--email", "ops@example.test");
     expect(dev.code).toBe(0);
+    expect(dev.prompts).toEqual(["Password for ops@example.test: "]);
     expect(JSON.parse(dev.out)).toMatchObject({ success: true, email: "ops@example.test" });
     expect(dev.out).not.toContain("ops-password-1");
 
@@ -61,9 +73,35 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
   }, 60_000);
 
   it("refuses a duplicate developer email with exit code 1 and the email_taken code", async () => {
-    const again = await run("dev-user", "create", "--email", "ops@example.test", "--password", "ops-password-1");
+    const again = await runWith({ env: { SLOTGATE_DEV_USER_PASSWORD: "ops-password-1" } }, "dev-user", "create", "--email", "ops@example.test");
     expect(again.code).toBe(1);
     expect(again.err).toContain("email_taken");
+  }, 60_000);
+
+  it("dev-user create refuses --password on the command line (exit 2, says how to pass it) and creates nothing", async () => {
+    for (const argv of [["--password", "argv-password-1"], ["--password=argv-password-1"]]) {
+      const refused = await runWith({ secret: "typed-password-1" }, "dev-user", "create", "--email", "argv@example.test", ...argv);
+      expect(refused.code).toBe(2);
+      expect(refused.err).toContain("--password is refused");
+      expect(refused.err).toContain("SLOTGATE_DEV_USER_PASSWORD");
+      expect(refused.err).toContain("stdin");
+      expect(refused.prompts, "nothing is read once argv carries a password").toEqual([]);
+    }
+    // The email is still free: no account was made from the refused command.
+    const made = await runWith({ env: { SLOTGATE_DEV_USER_PASSWORD: "env-password-1" } }, "dev-user", "create", "--email", "argv@example.test");
+    expect(made.code).toBe(0);
+    expect(made.prompts, "the environment variable wins over stdin").toEqual([]);
+    expect(JSON.parse(made.out)).toMatchObject({ success: true, email: "argv@example.test" });
+  }, 60_000);
+
+  it("dev-user create validates the password read from stdin: too short -> exit 2 naming the field", async () => {
+    const short = await runWith({ secret: "short" }, "dev-user", "create", "--email", "short@example.test");
+    expect(short.code).toBe(2);
+    expect(short.err).toContain("password");
+    const noEmail = await runWith({ secret: "long-enough-1" }, "dev-user", "create");
+    expect(noEmail.code).toBe(2);
+    expect(noEmail.err).toContain("email");
+    expect(noEmail.prompts).toEqual([]);
   }, 60_000);
 
   it("manages a client: update, rotate-secret, disable, enable, audit, deliveries, delete — JSON out, bad input exit 2, others' clients refused", async () => {

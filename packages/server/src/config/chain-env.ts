@@ -1,4 +1,5 @@
 import type { BundlerConfig, CallerKeys, ChainServiceConfig, PinLockoutPolicy, RpcChainConfig, SponsorshipSettings } from "@slotgate/chain-service";
+import { isIP } from "node:net";
 import { isAddress, isHexString } from "ethers";
 import { ConfigError, type Env, bigUint, host, int, optional, pemFile, secret, url } from "./env.js";
 
@@ -48,10 +49,11 @@ export interface ChainLinkTls {
   server: { cert: Buffer; key: Buffer; clientCa: Buffer | null } | null;
   /**
    * The HTTP server's side: `CHAIN_SERVICE_TLS_CA` (the CA that issued the chain service's certificate,
-   * or `system` for the system's roots) and, for mutual TLS, `CHAIN_SERVICE_TLS_CLIENT_CERT` and
-   * `CHAIN_SERVICE_TLS_CLIENT_KEY`. @default null (plain text)
+   * or `system` for the system's roots), `CHAIN_SERVICE_TLS_SERVER_NAME` (the name the certificate must
+   * carry, when `CHAIN_SERVICE_URL` names the host by IP address: TLS sends and checks a host name) and,
+   * for mutual TLS, `CHAIN_SERVICE_TLS_CLIENT_CERT` and `CHAIN_SERVICE_TLS_CLIENT_KEY`. @default null (plain text)
    */
-  client: { ca: Buffer | null; cert: Buffer | null; key: Buffer | null } | null;
+  client: { ca: Buffer | null; cert: Buffer | null; key: Buffer | null; serverName?: string | null } | null;
 }
 
 /** Validated chain settings (`CHAIN`, `CHAIN_SERVICE_URL`, `CHAIN_SERVICE_TOKEN` and the chain service's variables). */
@@ -248,9 +250,11 @@ function linkTls(env: Env): ChainLinkTls {
   const ca = caSetting === undefined || caSetting === "system" ? null : pemFile(env, "CHAIN_SERVICE_TLS_CA");
   const identity = pair(env, "CHAIN_SERVICE_TLS_CLIENT_CERT", "CHAIN_SERVICE_TLS_CLIENT_KEY");
   if (identity && caSetting === undefined) throw new ConfigError("CHAIN_SERVICE_TLS_CLIENT_CERT", "needs CHAIN_SERVICE_TLS_CA (a client certificate is only sent over TLS)");
+  const serverName = optional(env, "CHAIN_SERVICE_TLS_SERVER_NAME") ?? null;
+  if (serverName !== null && !/^[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?$/.test(serverName)) throw new ConfigError("CHAIN_SERVICE_TLS_SERVER_NAME", "must be a DNS host name");
   return {
     server: served ? { cert: served[0], key: served[1], clientCa } : null,
-    client: caSetting === undefined ? null : { ca, cert: identity?.[0] ?? null, key: identity?.[1] ?? null },
+    client: caSetting === undefined ? null : { ca, cert: identity?.[0] ?? null, key: identity?.[1] ?? null, serverName },
   };
 }
 
@@ -281,6 +285,10 @@ export function chainSettingsFromEnv(env: Env): ChainSettings {
     if (explicit === "off") throw new ConfigError("CHAIN_SERVICE_URL", "cannot be combined with CHAIN=off");
     if (!/^[A-Za-z0-9.\-[\]:]+:[0-9]{1,5}$/.test(serviceUrl)) {
       throw new ConfigError("CHAIN_SERVICE_URL", "must be host:port of a slotgate-server chain-service process");
+    }
+    const serviceHost = serviceUrl.slice(0, serviceUrl.lastIndexOf(":")).replace(/^\[|\]$/g, "");
+    if (tls.client && !tls.client.serverName && isIP(serviceHost) !== 0) {
+      throw new ConfigError("CHAIN_SERVICE_TLS_SERVER_NAME", "is required when CHAIN_SERVICE_URL names the chain service by IP address over TLS: the DNS name on its certificate");
     }
     return { mode: "remote", serviceUrl, serviceToken, tls, service: null, anvil: null, rpcTimeoutMs, listen };
   }

@@ -30,7 +30,9 @@ export async function connectRemoteChain(
   options: { token?: string | null; tls?: ChainLinkTls["client"]; assert?: CallerAssertions; timeoutMs?: number } = {},
 ): Promise<ChainHandle> {
   const tls = options.tls ?? null;
-  const client = new ChainClient(address, tls ? grpc.credentials.createSsl(tls.ca, tls.key, tls.cert) : grpc.credentials.createInsecure());
+  // The name TLS sends and checks when the address is an IP (TLS server names are host names).
+  const channelOptions = tls?.serverName ? { "grpc.ssl_target_name_override": tls.serverName, "grpc.default_authority": tls.serverName } : {};
+  const client = new ChainClient(address, tls ? grpc.credentials.createSsl(tls.ca, tls.key, tls.cert) : grpc.credentials.createInsecure(), channelOptions);
   const timeoutMs = options.timeoutMs ?? 120_000;
   const call = (method: ChainGrpcMethod, args: unknown[]): Promise<unknown> =>
     new Promise((resolve, reject) => {

@@ -58,7 +58,10 @@ beforeAll(async () => {
     log: silent,
     tls: { cert: pki.read(pki.serverCert), key: pki.read(pki.serverKey), clientCa: pki.read(pki.ca) },
   });
-  server = await startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: tlsServer.address, CHAIN_SERVICE_TOKEN: TOKEN, CHAIN_SERVICE_TLS_CA: pki.ca }, [frontKey]);
+  server = await startTestServer(
+    { CHAIN: "", CHAIN_SERVICE_URL: tlsServer.address, CHAIN_SERVICE_TOKEN: TOKEN, CHAIN_SERVICE_TLS_CA: pki.ca, CHAIN_SERVICE_TLS_SERVER_NAME: "localhost" },
+    [frontKey],
+  );
 }, 120_000);
 afterAll(async () => {
   await server?.close();
@@ -70,10 +73,12 @@ afterAll(async () => {
   pki?.remove();
 });
 
+/** The client side of TLS: the CA to trust, a client identity, and the certificate's name (the address is an IP). */
 const tlsTo = (ca: string, identity?: { cert: string; key: string }) => ({
   ca: pki.read(ca),
   cert: identity ? pki.read(identity.cert) : null,
   key: identity ? pki.read(identity.key) : null,
+  serverName: "localhost",
 });
 
 /** What the chain service holds and the chain's height: a refused call changes none of it. */
@@ -121,9 +126,11 @@ describe("TLS on the chain-service link", () => {
   });
 
   it("a front service whose CA does not issue the chain service's certificate does not start", async () => {
-    await expect(startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: tlsServer.address, CHAIN_SERVICE_TOKEN: TOKEN, CHAIN_SERVICE_TLS_CA: pki.rogueCa })).rejects.toMatchObject({
-      code: "chain_unavailable",
-    });
+    const rogue = { CHAIN: "", CHAIN_SERVICE_URL: tlsServer.address, CHAIN_SERVICE_TOKEN: TOKEN, CHAIN_SERVICE_TLS_CA: pki.rogueCa, CHAIN_SERVICE_TLS_SERVER_NAME: "localhost" };
+    await expect(startTestServer(rogue)).rejects.toMatchObject({ code: "chain_unavailable" });
+    // A certificate names hosts: over TLS an IP address needs the name the certificate carries.
+    expect(() => chainSettingsFromEnv({ ...rogue, CHAIN_SERVICE_TLS_SERVER_NAME: "" })).toThrow(/CHAIN_SERVICE_TLS_SERVER_NAME is required/);
+    expect(chainSettingsFromEnv({ ...rogue, CHAIN_SERVICE_URL: "chain.internal:50051", CHAIN_SERVICE_TLS_SERVER_NAME: "" }).tls.client?.serverName).toBeNull();
   });
 
   it("in production, a front service refuses a chain service that runs a development chain", async () => {
@@ -140,6 +147,7 @@ describe("TLS on the chain-service link", () => {
       CHAIN_SERVICE_URL: tlsServer.address,
       CHAIN_SERVICE_TOKEN: TOKEN,
       CHAIN_SERVICE_TLS_CA: pki.ca,
+      CHAIN_SERVICE_TLS_SERVER_NAME: "localhost",
     });
     const db = await openDatabase({});
     try {
@@ -211,7 +219,7 @@ describe("evidence, not flags: direct gRPC calls", () => {
     const pin = pinOf("8675309");
     const reg = await call(server.url, "POST", "/v1/pin/register", { token: victim.token, body: { user_uuid: victim.uuid, ...pin } });
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
-    const grpcClient = new Client(tlsServer.address, channel());
+    const grpcClient = new Client(tlsServer.address, channel(), { "grpc.ssl_target_name_override": "localhost", "grpc.default_authority": "localhost" });
     const rogueKeys = await createKeyStore([await generateSigningKey()]);
     const forge = callerAssertions(rogueKeys);
     const genuine = callerAssertions(frontKeys);

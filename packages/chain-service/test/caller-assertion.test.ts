@@ -1,9 +1,9 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CALLER_ASSERTION_TYPE, ChainServiceError, USER_CALL_METHODS, runRemoteCall } from "../src/index.js";
+import { CALLER_ASSERTION_TYPE, type ChainServiceError, USER_CALL_METHODS, runRemoteCall } from "../src/index.js";
 import { sharedCaller, type TestCaller, testCaller } from "./helpers/caller.js";
-import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { type Harness, newUserId, pinOf, startService, codeOf } from "./helpers/setup.js";
 
 /**
  * Evidence, not flags (docs/decisions/chain-link.md): `recover` needs the front service's single-use
@@ -18,12 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.service.close();
 });
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (e: unknown) => (e instanceof ChainServiceError ? e.code : `unexpected ${String(e)}`),
-  );
 
 async function ownerOf(user: number): Promise<string> {
   const rows = await h.db.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user]);

@@ -2,9 +2,8 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { Wallet } from "ethers";
 import { isPendingWrite } from "@slotgate/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChainServiceError } from "../src/index.js";
 import { serviceOver } from "../src/surface.js";
-import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { type Harness, newUserId, pinOf, startService, codeOf } from "./helpers/setup.js";
 
 // Two instances of the chain service on one database and one chain, as two server processes would run.
 let a: Harness;
@@ -18,12 +17,6 @@ afterAll(async () => {
   await a.service.close();
   await b.service.close();
 });
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (error: unknown) => (error instanceof ChainServiceError ? error.code : String(error)),
-  );
 
 /** A user with a PIN, XOTN in both wallets and, for each of `cuids`, consent to purchases of 1000 XOTN. */
 async function fundedUser(...cuids: string[]) {

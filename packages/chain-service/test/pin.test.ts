@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChainServiceError, readMnemonicBackup } from "../src/index.js";
-import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { type ChainServiceError, readMnemonicBackup } from "../src/index.js";
+import { type Harness, newUserId, pinOf, startService, codeOf } from "./helpers/setup.js";
 
 let h: Harness;
 let now = new Date("2026-01-01T00:00:00Z");
@@ -10,12 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.service.close();
 });
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (e: unknown) => (e instanceof ChainServiceError ? e.code : `unexpected ${String(e)}`),
-  );
 
 describe("PIN checks", () => {
   it("refuses a wrong PIN, a wrong salt and a wrong share with pin_invalid, then locks with pin_locked", async () => {

@@ -1,9 +1,9 @@
 import { ContractFactory, Wallet } from "ethers";
 import { xotnAbi, xotnBytecode } from "@slotgate/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChainServiceError, developmentKey } from "../src/index.js";
+import { developmentKey } from "../src/index.js";
 import { runWalletOperation } from "../src/operations/wallet-operation.js";
-import { type Harness, newUserId, pinOf, startService, testIdentity } from "./helpers/setup.js";
+import { type Harness, newUserId, pinOf, startService, testIdentity, codeOf } from "./helpers/setup.js";
 
 // Finding 4 of issue 21: the paymaster signs only operations whose call simulates without reverting,
 // within a per-operation gas cap, and transfers only of allow-listed tokens.
@@ -33,12 +33,6 @@ async function userWithWallet(service = h.service) {
   const reg = (await service.registerPin({ user_uuid: user, ...pin })).data[0]!;
   return { user, credentials: { user_uuid: user, ...pin, key_share_user: reg.key_share_user }, address: reg.address };
 }
-
-const codeOf = (promise: Promise<unknown>) =>
-  promise.then(
-    () => "ok",
-    (e: unknown) => (e instanceof ChainServiceError ? e.code : `unexpected ${String(e)}`),
-  );
 
 describe("sponsorship policy", () => {
   it("never signs an operation whose call reverts: nothing lands and the paymaster's deposit pays nothing", async () => {

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN_SERVICE_METHODS, type ChainService, ChainServiceError } from "../src/index.js";
-import { type Harness, newUserId, pinOf, startService } from "./helpers/setup.js";
+import { type Harness, newUserId, pinOf, startService, codeOf } from "./helpers/setup.js";
 
 let h: Harness;
 beforeAll(async () => {
@@ -10,15 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await h.service.close();
 });
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-    return "ok";
-  } catch (error) {
-    return error instanceof ChainServiceError ? error.code : `unexpected ${String(error)}`;
-  }
-}
 
 const call = (name: string, args: unknown[]) => (h.service as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[name]!(...args);
 

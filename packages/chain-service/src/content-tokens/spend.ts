@@ -7,7 +7,7 @@ import { ChainServiceError } from "../errors.js";
 import { openBytes } from "../keys/envelope.js";
 import { wipe } from "../keys/wipe.js";
 import { acceptSpendNonce, findCuidOwner } from "../storage/providers.js";
-import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
+import { type PendingWrite, type WriteIdentity, identityFields } from "../writes/engine.js";
 import type { SpendWritePayload } from "../writes/operator-planner.js";
 import { providerKey } from "./providers.js";
 import { slotWalletOf } from "./slots.js";
@@ -89,11 +89,8 @@ export async function increaseUsed(
       {
         kind: "spend",
         signer: ctx.signers.spendRecorder,
-        scope: identity.scope,
-        idempotencyKey: identity.idempotencyKey,
-        requestHash: identity.requestHash,
+        ...identityFields(identity),
         payload: spend as unknown as Record<string, unknown>,
-        requestId: identity.requestId ?? null,
       },
       tx,
     );

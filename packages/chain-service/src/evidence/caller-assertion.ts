@@ -94,11 +94,11 @@ export async function spendCallerAssertion(ctx: ServiceContext, assertion: strin
   if (purpose !== expected.purpose) throw refused(`The caller assertion is for ${String(purpose)}, not ${expected.purpose}.`);
   if (sub !== String(expected.userUuid)) throw refused("The caller assertion names another user than the call.");
   if (typeof jti !== "string" || jti.length < 16 || jti.length > 128) throw refused("The caller assertion's jti must be 16 to 128 characters.");
-  const at = ctx.now();
-  await ctx.db.query("DELETE FROM cs_caller_assertions WHERE expires_at < $1", [at]);
+  // One statement: expired jtis are purged as this one is recorded.
   const spent = await ctx.db.query(
-    "INSERT INTO cs_caller_assertions (jti, user_uuid, purpose, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (jti) DO NOTHING RETURNING jti",
-    [jti, expected.userUuid, expected.purpose, new Date((exp + 5) * 1000)],
+    `WITH purged AS (DELETE FROM cs_caller_assertions WHERE expires_at < $5)
+     INSERT INTO cs_caller_assertions (jti, user_uuid, purpose, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (jti) DO NOTHING RETURNING jti`,
+    [jti, expected.userUuid, expected.purpose, new Date((exp + 5) * 1000), ctx.now()],
   );
   if (spent.length === 0) throw new ChainServiceError("caller_assertion_replayed");
 }

@@ -21,7 +21,7 @@ import { takeWalletNonces } from "../storage/wallet-nonces.js";
 import { type WriteRecord, insertWrite } from "../storage/writes.js";
 import type { OperationShape } from "../writes/answers.js";
 import type { WriteEffects } from "../writes/effects.js";
-import type { PendingWrite, WriteIdentity, WriteWaits } from "../writes/engine.js";
+import { type PendingWrite, type WriteIdentity, type WriteWaits, identityFields } from "../writes/engine.js";
 import type { OperationPayload } from "../writes/operation-planner.js";
 
 /** The most gas of sponsorship one user or one cuid may use per UTC day, in wei (0: no limit). */
@@ -198,12 +198,9 @@ export class SponsoredOperations {
         const { record: written, created } = await insertWrite(tx, {
           kind: "user_operation",
           signer: ctx.signer,
-          scope: input.identity.scope,
-          idempotencyKey: input.identity.idempotencyKey,
-          requestHash: input.identity.requestHash,
+          ...identityFields(input.identity),
           payload: payload as unknown as Record<string, unknown>,
           validUntil: new Date(prepared.validUntil * 1000),
-          requestId: input.identity.requestId ?? null,
         });
         // A request with the same idempotency key was recorded meanwhile: undo this one (its nonce too).
         if (!created) throw new EarlierWrite(written);

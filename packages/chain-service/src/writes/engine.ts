@@ -16,6 +16,11 @@ export interface WriteIdentity {
   requestId?: string | null;
 }
 
+/** @internal The fields of a new write that its request's identity gives (scope, key, hash, request id). */
+export function identityFields(identity: WriteIdentity): Pick<NewWrite, "scope" | "idempotencyKey" | "requestHash" | "requestId"> {
+  return { scope: identity.scope, idempotencyKey: identity.idempotencyKey, requestHash: identity.requestHash, requestId: identity.requestId ?? null };
+}
+
 /** A write accepted and recorded but not landed within the wait (HTTP 202): the protocol's {@link PendingWriteResponse}. */
 export type PendingWrite = PendingWriteResponse;
 

@@ -2,7 +2,7 @@ import type { ServiceContext } from "../context.js";
 import { revertError, specificError } from "../chain/revert-error.js";
 import type { CallAnswer } from "./answers.js";
 import type { WriteEffects } from "./effects.js";
-import { type PendingWrite, type WriteIdentity, requestHash } from "./engine.js";
+import { type PendingWrite, type WriteIdentity, identityFields, requestHash } from "./engine.js";
 import type { CallPayload } from "./operator-planner.js";
 
 /** One transaction a platform key sends for a request. */
@@ -49,11 +49,8 @@ export async function platformWrite<T extends Record<string, unknown>>(
   const record = await ctx.writes.record({
     kind: "call",
     signer: ctx.signers.operator,
-    scope: identity.scope,
-    idempotencyKey: identity.idempotencyKey,
-    requestHash: identity.requestHash,
+    ...identityFields(identity),
     payload: payload as unknown as Record<string, unknown>,
-    requestId: identity.requestId ?? null,
   });
   return ctx.writes.outcome<T>(record);
 }

@@ -3,7 +3,7 @@ import { deploy } from "@slotgate/contracts";
 import { type Database, openDatabase } from "@slotgate/storage";
 import { JsonRpcProvider, Wallet, parseEther } from "ethers";
 import { type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";
-import { type AnvilProcess, type ChainService, type ChainServiceConfig, type RpcChainConfig, developmentKey, startAnvil } from "../../src/index.js";
+import { type AnvilProcess, type ChainService, type ChainServiceConfig, ChainServiceError, type RpcChainConfig, developmentKey, startAnvil } from "../../src/index.js";
 import { type ServiceContext, createContext } from "../../src/context.js";
 import { serviceOver } from "../../src/surface.js";
 import type { WriteIdentity } from "../../src/writes/engine.js";
@@ -126,6 +126,13 @@ let nextRequest = 0;
 export function testIdentity(scope: string, idempotencyKey: string | null = null): WriteIdentity {
   return { scope, idempotencyKey, requestHash: `test-request-${process.pid}-${++nextRequest}` };
 }
+
+/** The outcome of a call as a string: "ok", the `ChainServiceError` code, or `unexpected …` for any other error. */
+export const codeOf = (promise: Promise<unknown>): Promise<string> =>
+  promise.then(
+    () => "ok",
+    (e: unknown) => (e instanceof ChainServiceError ? e.code : `unexpected ${String(e)}`),
+  );
 
 /** The answer of a write that landed (a pending write fails the test). */
 export function landedAnswer<T>(answer: T | PendingWriteResponse): T {

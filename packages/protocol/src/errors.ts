@@ -69,6 +69,11 @@ export const ERRORS = {
   replayed_message: { status: 409, message: "This encrypted message (nonce) was already accepted." },
   stale_message: { status: 400, message: "The encrypted message's timestamp is outside the accepted window." },
   slot_not_found: { status: 404, message: "No slot is known for this identifier." },
+  logout_required: {
+    status: 409,
+    message: "The user is logged in to the game that owns this cuid; the slot can be sold, put to sleep or activated only after logout (POST /v1/oauth/status/logout).",
+  },
+  slot_transfer_in_progress: { status: 409, message: "A sale of this user's slot is being written to the chain; the login status can change once it has settled. Retry after the Retry-After seconds." },
 
   // --- wallets, PIN and keys ---
   wallet_exists: { status: 409, message: "A wallet is already registered for this user." },

@@ -31,6 +31,12 @@ export const PATHS = {
   releaseUsedBalance: "/v1/development-api/release_used_balance",
   testEncryption: "/v1/development-api/test_encryption",
   exchangeTokenOwner: "/idex-platform/exchange_token_owner",
+  /** `GET` (bearer): the caller's slots of a cuid (`?cu_id=`); `POST` (bearer): opens another slot of a cuid. */
+  slots: "/v1/slots",
+  /** `POST` (bearer): makes one of the caller's slots of a cuid the active one, the others sleep; only after logout. */
+  slotActivate: "/v1/slots/activate",
+  /** `GET` (public): one slot read from the chain: owner, wallet, transfer count, balance, used_balances. */
+  slot: "/v1/slots/:cu_id/:meta_idx",
   chainInfo: "/v1/chain",
   /** `GET`: a chain write's state and answer (`write_id` of a 202 answer). */
   chainWrite: "/v1/chain/writes/:write_id",

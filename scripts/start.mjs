@@ -5,10 +5,13 @@
 //   2. seeds, through the public API only: the demo developer, a web client registered with the demo app's
 //      redirect URIs, a content-token provider registration for the demo cuid (its AES spend key is kept in
 //      the data directory, mode 0600) with release enabled, and a demo player account;
-//   3. starts the demo web app (examples/web-app) and prints the URLs and the demo credentials.
-// Ctrl-C stops both processes; a restart finds everything as it was. Environment: PORT (service, 8080), WEB_PORT
-// (demo app, 3000), HOST (127.0.0.1), SLOTGATE_DATA_DIR (packages/server/.slotgate-data), DEMO_CUID (slotgate-demo),
-// ANVIL_PORT (the chain's JSON-RPC port, 8545); every server variable passes through.
+//   3. starts the demo web app (examples/web-app) and the reference marketplace (examples/marketplace: its own web
+//      client, its own database in the data directory, the service's signed login-status webhooks) and prints the
+//      URLs and the demo credentials.
+// Ctrl-C stops every process; a restart finds everything as it was. Environment: PORT (service, 8080), WEB_PORT
+// (demo app, 3000), MARKET_PORT (marketplace, 3100), HOST (127.0.0.1), SLOTGATE_DATA_DIR
+// (packages/server/.slotgate-data), DEMO_CUID (slotgate-demo), ANVIL_PORT (the chain's JSON-RPC port, 8545); every
+// server variable passes through.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -23,18 +26,20 @@ const require = createRequire(import.meta.url);
 const HOST = process.env.HOST ?? "127.0.0.1";
 const PORT = Number(process.env.PORT ?? 8080);
 const WEB_PORT = Number(process.env.WEB_PORT ?? 3000);
+const MARKET_PORT = Number(process.env.MARKET_PORT ?? 3100);
 const DATA_DIR = resolve(process.env.SLOTGATE_DATA_DIR ?? join(root, "packages/server/.slotgate-data"));
 const CUID = process.env.DEMO_CUID ?? "slotgate-demo";
 // Passkeys need a domain name: on the loopback default the service is reached as localhost.
 const SERVICE = `http://${HOST === "127.0.0.1" ? "localhost" : HOST}:${PORT}`;
 const IDP_PORT = Number(process.env.LOCAL_IDP_PORT ?? 8090);
 const WEB = `http://${HOST}:${WEB_PORT}`;
+const MARKET = `http://${HOST}:${MARKET_PORT}`;
 const DEV = { email: process.env.DEMO_DEV_EMAIL ?? "demo@slotgate.dev", password: process.env.DEMO_DEV_PASSWORD ?? "slotgate-demo-password" };
 const PLAYER = { email: "player@slotgate.dev", password: "slotgate-player-password" };
 /** Dev-only operator route of the reference server on its development chain (see examples/web-app/src/dev-operator.ts). */
 const DEV_ENABLE_RELEASE_PATH = "/v1/dev/enable_release";
 
-for (const [name, value] of [["PORT", PORT], ["WEB_PORT", WEB_PORT], ["LOCAL_IDP_PORT", IDP_PORT]]) {
+for (const [name, value] of [["PORT", PORT], ["WEB_PORT", WEB_PORT], ["MARKET_PORT", MARKET_PORT], ["LOCAL_IDP_PORT", IDP_PORT]]) {
   if (!Number.isInteger(value) || value < 1 || value > 65535) await fail(`${name} must be a port number (1-65535)`, 2);
 }
 
@@ -153,24 +158,38 @@ async function developerToken() {
   return r.body.token;
 }
 
-/** A web client registered with this demo app's two redirect URIs (popup page and backend callback). */
-async function webClient() {
-  const redirectUris = [`${WEB}/slotgate-callback.html`, `${WEB}/api/slotgate/callback`];
+/**
+ * A web client registered for one of the apps started here (the demo app or the marketplace) with the app's two
+ * redirect URIs (popup page and backend callback), kept in the data directory (mode 0600) across restarts.
+ */
+async function webClient({ name, origin, file, seededFile = null, blockchain }) {
+  const redirectUris = [`${origin}/slotgate-callback.html`, `${origin}/api/slotgate/callback`];
   const fits = (c) => c && typeof c.client_secret === "string" && redirectUris.every((u) => c.redirect_uris?.includes(u));
-  const seeded = readJson(join(DATA_DIR, "demo-client.json")); // written by the server's own demo seeding
+  const seeded = seededFile ? readJson(join(DATA_DIR, seededFile)) : null; // written by the server's own demo seeding
   if (fits(seeded)) return seeded;
-  const file = join(DATA_DIR, `demo-web-client-${WEB_PORT}.json`);
-  const cached = readJson(file);
+  const path = join(DATA_DIR, file);
+  const cached = readJson(path);
   if (fits(cached)) return cached;
   const token = await developerToken();
   const r = await call("POST", "/v1/dev-user/clients", {
     headers: { authorization: `Bearer ${token}` },
-    body: { name: "Slotgate demo web app", redirect_uris: redirectUris, download_url: `${WEB}/`, web_url: `${WEB}/`, platform: "web", blockchain: true },
+    body: { name, redirect_uris: redirectUris, download_url: `${origin}/`, web_url: `${origin}/`, platform: "web", blockchain },
   });
-  if (r.status !== 201) throw new Error(`registering the demo web client failed: ${r.body.error ?? r.status} ${r.body.message ?? ""}`);
+  if (r.status !== 201) throw new Error(`registering the ${name} client failed: ${r.body.error ?? r.status} ${r.body.message ?? ""}`);
   const client = { client_id: r.body.client_id, client_secret: r.body.client_secret, redirect_uris: redirectUris };
-  writeSecretJson(file, client);
+  writeSecretJson(path, client);
   return client;
+}
+
+/** The secret the service signs its login-status webhooks with and the marketplace presents: kept in the data directory. */
+function marketplaceSecret() {
+  if (process.env.MARKETPLACE_SECRET) return process.env.MARKETPLACE_SECRET;
+  const file = join(DATA_DIR, "marketplace-secret.json");
+  const saved = readJson(file);
+  if (typeof saved?.secret === "string" && saved.secret.length >= 32) return saved.secret;
+  const secret = randomBytes(32).toString("base64url");
+  writeSecretJson(file, { secret });
+  return secret;
 }
 
 /**
@@ -247,7 +266,11 @@ const serverPkg = dirname(require.resolve("@slotgate/server/package.json"));
 const webPkg = dirname(require.resolve("@slotgate/example-web-app/package.json"));
 const serverBin = join(serverPkg, JSON.parse(readFileSync(join(serverPkg, "package.json"), "utf8")).bin["slotgate-server"]);
 const webMain = join(webPkg, "dist/main.js");
-for (const f of [serverBin, webMain]) if (!existsSync(f)) await fail(`${f} is missing: build first (npx turbo run build --filter=@slotgate/server... --filter=@slotgate/example-web-app...)`, 2);
+const marketPkg = dirname(require.resolve("@slotgate/example-marketplace/package.json"));
+const marketMain = join(marketPkg, "dist/main.js");
+for (const f of [serverBin, webMain, marketMain]) {
+  if (!existsSync(f)) await fail(`${f} is missing: build first (npx turbo run build --filter=@slotgate/server... --filter=@slotgate/example-web-app... --filter=@slotgate/example-marketplace...)`, 2);
+}
 
 /**
  * "Sign in with the local identity provider": a real OpenID provider (node-oidc-provider) on 127.0.0.1 whose
@@ -267,14 +290,27 @@ async function localIdentityProvider() {
 const idp = await localIdentityProvider();
 
 process.stderr.write(`Starting the Slotgate service on ${SERVICE} (data in ${DATA_DIR}) …\n`);
-startChild("slotgate", serverBin, { PORT: String(PORT), HOST, SLOTGATE_DATA_DIR: DATA_DIR, PUBLIC_URL: process.env.PUBLIC_URL ?? SERVICE, LOG_LEVEL: process.env.LOG_LEVEL ?? "warn", ...idp.env });
+const MARKET_SECRET = marketplaceSecret();
+startChild("slotgate", serverBin, {
+  PORT: String(PORT),
+  HOST,
+  SLOTGATE_DATA_DIR: DATA_DIR,
+  PUBLIC_URL: process.env.PUBLIC_URL ?? SERVICE,
+  LOG_LEVEL: process.env.LOG_LEVEL ?? "warn",
+  // The reference marketplace receives the signed login-status webhooks.
+  MARKETPLACE_URL: process.env.MARKETPLACE_URL ?? `${MARKET}/webhooks/slotgate`,
+  MARKETPLACE_SECRET: MARKET_SECRET,
+  ...idp.env,
+});
 await waitForHealth(`${SERVICE}/healthz`, "the Slotgate service");
 
 let client;
+let marketClient;
 let seeded;
 let playerNote;
 try {
-  client = await webClient();
+  client = await webClient({ name: "Slotgate demo web app", origin: WEB, file: `demo-web-client-${WEB_PORT}.json`, seededFile: "demo-client.json", blockchain: true });
+  marketClient = await webClient({ name: "Slotgate reference marketplace", origin: MARKET, file: `marketplace-client-${MARKET_PORT}.json`, blockchain: true });
   seeded = await provider(client);
   playerNote = await demoPlayer(client);
 } catch (err) {
@@ -293,11 +329,26 @@ startChild("demo", webMain, {
 });
 await waitForHealth(`${WEB}/healthz`, "the demo web app");
 
+startChild("market", marketMain, {
+  PORT: String(MARKET_PORT),
+  HOST,
+  PUBLIC_URL: MARKET,
+  SLOTGATE_URL: SERVICE,
+  SLOTGATE_CLIENT_ID: marketClient.client_id,
+  SLOTGATE_CLIENT_SECRET: marketClient.client_secret,
+  MARKETPLACE_SECRET: MARKET_SECRET,
+  MARKETPLACE_DATA_DIR: join(DATA_DIR, "marketplace"),
+  GAME_CLIENT_ID: client.client_id,
+  GAME_CUID: seeded.cuid,
+});
+await waitForHealth(`${MARKET}/healthz`, "the marketplace");
+
 const lines = [
   "",
   "  Slotgate is running.",
   "",
   `  Demo web app      ${WEB}/`,
+  `  Marketplace       ${MARKET}/   (list a slot after logging out of the demo; another player buys it)`,
   `  Slotgate service  ${SERVICE}   (developer center: ${SERVICE}/developer)`,
   "",
   `  Demo player       ${PLAYER.email} / ${PLAYER.password}${playerNote ? `   (${playerNote})` : ""}  — or sign up in the popup`,

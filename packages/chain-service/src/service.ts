@@ -15,6 +15,7 @@ import type {
   PinVerifyRequest,
   ReleaseUsedBalanceRequest,
   ReleaseUsedBalanceResponse,
+  SlotView,
   TestEncryptionRequest,
   TestEncryptionResponse,
   TokenTransferRequest,
@@ -106,6 +107,71 @@ export interface ChainService {
   registerSlot(args: { cuid: string; meta_idx: number; user_uuid: number }, options?: WriteOptions): Promise<{ tx_hash: string; owner: string } | PendingWrite>;
   /** The recorded owner wallet of slot `meta_idx` of `cuid` (zero address when none). */
   slotOwner(cuid: string, metaIdx: number): Promise<string>;
+
+  // --- slots: (cuid, meta_idx), one slot wallet each, one active per user and cuid (spec 1.5, 2.5, 3.1) ---
+  /**
+   * The slots of `cuid` that `userUuid` owns (per the records), oldest first, each with its chain facts
+   * (owner, `tr_cnt`, balances from the exchange's `slot_info`). Empty when the user has none.
+   *
+   * @example
+   * ```ts
+   * const slots = await chain.listSlots(7, "game-1"); // [{ meta_idx: 0, state: "active", tr_cnt: 0, ... }]
+   * ```
+   */
+  listSlots(userUuid: number, cuid: string): Promise<SlotView[]>;
+  /**
+   * Public read of slot `metaIdx` of `cuid`: owner, `tr_cnt`, balance and used balances from the chain,
+   * state and owner's user id from the records. `slot_not_found` when the service opened no such slot.
+   *
+   * @example
+   * ```ts
+   * const { owner, tr_cnt } = await chain.slotInfo("game-1", 0);
+   * ```
+   */
+  slotInfo(cuid: string, metaIdx: number): Promise<SlotView>;
+  /**
+   * Opens a new slot of `cuid` for `userUuid`: the next `meta_idx` of the cuid, a slot wallet (the
+   * user's C_SALT wallet for the user's first slot ever, `slotSalt(cuid, meta_idx)` after), active when
+   * the user has no active slot of the cuid, else sleeping. Its on-chain registration (`buy_slot`) is
+   * a durable platform write enqueued here (not awaited). `provider_not_registered` for an unknown cuid.
+   * Provisions the user's wallets when the user has none.
+   *
+   * @example
+   * ```ts
+   * const slot = await chain.openSlot(7, "game-1"); // { meta_idx: 3, state: "sleeping", registered: false, ... }
+   * ```
+   */
+  openSlot(userUuid: number, cuid: string): Promise<SlotView>;
+  /**
+   * The user's active slot of `cuid`, or null when none; with `{ create: true }` a user without any
+   * active slot of the cuid gets one opened (as {@link ChainService.openSlot}).
+   *
+   * @example
+   * ```ts
+   * const active = await chain.activeSlot(7, "game-1", { create: true });
+   * ```
+   */
+  activeSlot(userUuid: number, cuid: string, options?: { create?: boolean }): Promise<SlotView | null>;
+  /**
+   * Makes slot `metaIdx` of `cuid` the user's active slot; the previously active one sleeps.
+   * `slot_not_found` for an unknown slot, `not_owner` for a slot the user does not own. Records only:
+   * the HTTP layer checks the login status (spec 3.1 rule 2) before it calls.
+   *
+   * @example
+   * ```ts
+   * const active = await chain.activateSlot(7, "game-1", 2);
+   * ```
+   */
+  activateSlot(userUuid: number, cuid: string, metaIdx: number): Promise<SlotView>;
+  /**
+   * The client_id that registered `cuid` (`init_permission_provider`), or null when none did.
+   *
+   * @example
+   * ```ts
+   * const clientId = await chain.cuidClient("game-1"); // "client-abc" | null
+   * ```
+   */
+  cuidClient(cuid: string): Promise<string | null>;
 
   // --- content tokens (spec 2.5, 3.3, 4.7, 4.8) ---
   /** `init_permission_provider`; the first registration of a client answers its AES key and IV, once. */

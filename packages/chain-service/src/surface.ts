@@ -27,6 +27,8 @@ import { devFundSlot, fundWallet } from "./operations/funding.js";
 import { exchangeSlotOwner, registerSlot } from "./operations/slot-exchange.js";
 import { runWalletOperation } from "./operations/wallet-operation.js";
 import { recover } from "./pin/recover.js";
+import { activateSlot, activeSlot, listSlots, openSlot, slotInfo } from "./slots/slots.js";
+import { findCuidOwner } from "./storage/providers.js";
 import { registerPin } from "./pin/register.js";
 import { resetPin } from "./pin/reset.js";
 import type { ChainService } from "./service.js";
@@ -142,6 +144,14 @@ export const SURFACE = {
   ),
   registerSlot: write(z.tuple([z.strictObject({ cuid, meta_idx: metaIdx, user_uuid: primitives.userUuid })]), platform, (ctx, args) => registerSlot(ctx, args)),
   slotOwner: method(z.tuple([cuid, metaIdx]), async (ctx, slotCuid, index) => getAddress(await ctx.contracts.exchange.slot_owner(slotCuid, BigInt(index)))),
+  // Reads (public chain facts, and the active slot the code exchange needs before any user call) take no assertion;
+  // opening and activating change what the user plays with: made for the user.
+  listSlots: method(z.tuple([primitives.userUuid, cuid]), listSlots),
+  slotInfo: method(z.tuple([cuid, metaIdx]), slotInfo),
+  openSlot: forUser(method(z.tuple([primitives.userUuid, cuid]), openSlot), (userUuid: number) => userUuid),
+  activeSlot: method(z.tuple([primitives.userUuid, cuid, z.strictObject({ create: z.boolean().optional() }).optional()]), activeSlot),
+  activateSlot: forUser(method(z.tuple([primitives.userUuid, cuid, metaIdx]), activateSlot), (userUuid: number) => userUuid),
+  cuidClient: method(z.tuple([cuid]), (ctx, slotCuid) => findCuidOwner(ctx.db, slotCuid)),
   initPermissionProvider: write(z.tuple([initPermissionProviderSchema]), (request) => client(request.client_id), initPermissionProvider),
   testEncryption: method(z.tuple([testEncryptionSchema]), testEncryption),
   setSpendReplayProtection: method(z.tuple([clientId, z.boolean()]), setSpendReplayProtection),

@@ -31,4 +31,5 @@ export type * from "./types/content-token.js";
 export type * from "./types/dev-user.js";
 export type * from "./types/oauth.js";
 export type * from "./types/oauth-meta.js";
+export type * from "./types/slots.js";
 export type * from "./types/status.js";

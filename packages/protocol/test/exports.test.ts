@@ -50,6 +50,10 @@ describe("public surface", () => {
       "pinRecoverSchema",
       "pinRecoverCodeSchema",
       "pinRecoverWithCodeSchema",
+      "slotOpenSchema",
+      "slotActivateSchema",
+      "slotListQuerySchema",
+      "slotParamsSchema",
     ]) {
       expect(names).toContain(expected);
     }

@@ -11,6 +11,9 @@ import {
   increaseUsedContentTokenSchema,
   initPermissionProviderSchema,
   pinRegisterSchema,
+  slotActivateSchema,
+  slotOpenSchema,
+  slotParamsSchema,
   spendPayloadSchema,
   statusUpdateSchema,
   summarizeDetails,
@@ -152,8 +155,27 @@ describe("request schemas", () => {
     expect(deviceAuthorizationRequestSchema.safeParse({ client_id: "c", scope: "ignored" }).success).toBe(true);
   });
 
+  it("slot path parameters: meta_idx arrives as a decimal string and leaves as a number; signs, fractions and junk are refused", () => {
+    expect(slotParamsSchema.parse({ cu_id: "game-1", meta_idx: "12" })).toEqual({ cu_id: "game-1", meta_idx: 12 });
+    for (const bad of ["-1", "1.5", "01", "x", "", "99999999999999999"]) expect(slotParamsSchema.safeParse({ cu_id: "game-1", meta_idx: bad }).success).toBe(false);
+    expect(slotActivateSchema.safeParse({ cu_id: "game-1", meta_idx: 2 }).success).toBe(true);
+    expect(slotActivateSchema.safeParse({ cu_id: "game-1", meta_idx: "2" }).success).toBe(false);
+    expect(slotOpenSchema.safeParse({ cu_id: "bad cuid" }).success).toBe(false);
+  });
+
   it("never throws on arbitrary input: every schema answers success or a list of details", () => {
-    const all = [statusUpdateSchema, tokenRequestSchema, refreshTokenRequestSchema, deviceTokenRequestSchema, spendPayloadSchema, pinRegisterSchema, userBuyContentTokenSchema];
+    const all = [
+      statusUpdateSchema,
+      tokenRequestSchema,
+      refreshTokenRequestSchema,
+      deviceTokenRequestSchema,
+      spendPayloadSchema,
+      pinRegisterSchema,
+      userBuyContentTokenSchema,
+      slotOpenSchema,
+      slotActivateSchema,
+      slotParamsSchema,
+    ];
     fc.assert(
       fc.property(fc.anything(), (input) => {
         for (const schema of all) {

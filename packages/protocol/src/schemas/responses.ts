@@ -113,6 +113,15 @@ export const balanceAdexResponseSchema = z.object({
   cuid: z.string(),
 });
 
+/** Answer of `POST /idex-platform/exchange_token_owner` (`ExchangeTokenOwnerResponse`). */
+export const exchangeTokenOwnerResponseSchema = z.object({
+  success: z.literal(true),
+  tx_hash: z.string().regex(/^0x[0-9a-fA-F]{64}$/),
+  meta_idx: z.number().int().nonnegative(),
+  new_owner: address,
+  tr_cnt: z.number().int().nonnegative(),
+});
+
 /** Answer of test_encryption. */
 export const testEncryptionResponseSchema = z.object({
   success: z.literal(true),

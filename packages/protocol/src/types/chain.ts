@@ -46,6 +46,8 @@ export interface ExchangeTokenOwnerResponse {
   meta_idx: number;
   /** Wallet address of the new owner. */
   new_owner: string;
+  /** The slot's transfer count after this sale (read from the chain's registry). */
+  tr_cnt: number;
 }
 
 /** Body of `POST /v1/pin/register` (spec 4.10). */

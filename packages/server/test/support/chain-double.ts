@@ -79,7 +79,7 @@ export class ExchangeChainDouble {
           if (call.settled) throw new Error("settled twice");
           call.settled = true;
           if (outcome.kind === "answer") {
-            const answer: ExchangeTokenOwnerResponse = { success: true, tx_hash: `0x${"ab".repeat(32)}`, meta_idx: request.meta_idx, new_owner: `0x${"cd".repeat(20)}` };
+            const answer: ExchangeTokenOwnerResponse = { success: true, tx_hash: `0x${"ab".repeat(32)}`, meta_idx: request.meta_idx, new_owner: `0x${"cd".repeat(20)}`, tr_cnt: 1 };
             resolve(answer);
           } else if (outcome.kind === "pending") {
             call.writeId = `w${this.nextWrite++}`;

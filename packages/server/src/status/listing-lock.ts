@@ -4,7 +4,6 @@ import type { Services } from "../app/services.js";
 import { runAsVerifiedUser } from "../chain/caller-assertions.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { asServerError } from "../http/error-handler.js";
-import { listClients } from "../storage/clients.js";
 import { type TransferHold, getLoginStatus, moveTransferHold, takeTransferHold } from "../storage/login-status.js";
 
 /**
@@ -35,11 +34,8 @@ export interface SlotHolder {
 const clientsByCuid = new WeakMap<Services, Map<string, string>>();
 
 /**
- * The client_id that registered `cuid` (a cuid is registered once, so a found answer is kept), or null
- * when no client of this server registered it.
- *
- * The ONE place the lock learns it: `chain.cuidClient(cuid)` once the chain service has it (issue 16,
- * slots-chain); until then the blockchain clients' provider records (`providerStatus`).
+ * The client_id that registered `cuid` (the chain service's `cuidClient`; a cuid is registered once, so
+ * a found answer is kept), or null when none did or the chain is off.
  *
  * @example
  * ```ts
@@ -53,19 +49,7 @@ export async function clientOfCuid(services: Services, cuid: string): Promise<st
   if (cached !== undefined) return cached;
   const chain = services.chain?.service;
   if (!chain) return null;
-  const direct = (chain as { cuidClient?: (cuid: string) => Promise<string | null> }).cuidClient;
-  let found: string | null = null;
-  if (typeof direct === "function") found = await direct.call(chain, cuid);
-  else {
-    for (const client of await listClients(services.db, null)) {
-      if (!client.blockchain) continue;
-      const provider = await chain.providerStatus(client.client_id);
-      if (provider.cuids.some((c) => c.cuid === cuid)) {
-        found = client.client_id;
-        break;
-      }
-    }
-  }
+  const found = await chain.cuidClient(cuid);
   if (found !== null) known.set(cuid, found);
   return found;
 }

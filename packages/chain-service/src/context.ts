@@ -15,6 +15,7 @@ import { type RecoveryVault, parseKey, recoveryVaultOf } from "./keys/recovery-v
 import { resealMnemonics } from "./keys/stored-mnemonic.js";
 import { type SponsorshipRules, sponsorshipRules } from "./operations/sponsorship-policy.js";
 import { SponsoredOperations } from "./operations/sponsored.js";
+import { queueMissingRegistrations } from "./slots/slots.js";
 import { migrateChainService } from "./storage/migrations.js";
 import type { PinLockoutPolicy } from "./storage/pin-attempts.js";
 import { WriteWaits } from "./writes/engine.js";
@@ -117,6 +118,8 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
     if (resealed > 0) {
       warn({ code: "mnemonics_resealed", message: `${resealed} stored mnemonics sealed under the key-encryption key were sealed again under the recovery key` });
     }
+    const registrations = await queueMissingRegistrations(ctx);
+    if (registrations > 0) ctx.log.info("slot registrations enqueued", { count: registrations });
     for (const writer of ctx.writers) writer.start();
     return ctx;
   } catch (error) {

@@ -42,6 +42,7 @@ export {
   computeWalletAddress,
   computeWalletAddresses,
   encodeInitCode,
+  slotSalt,
 } from "./wallet/addresses.js";
 export type { WalletAddresses } from "./wallet/addresses.js";
 
@@ -54,6 +55,7 @@ export {
   changeSlotOwnerCall,
   erc20ApproveCall,
   erc20TransferCall,
+  slotSaleCalls,
 } from "./wallet/calls.js";
 export type { BuyContentTokenCallsInput } from "./wallet/calls.js";
 

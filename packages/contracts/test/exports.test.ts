@@ -48,6 +48,8 @@ it("exposes exactly the documented public surface", () => {
       "signUserOperation",
       "simulateHandleOps",
       "simulateWalletCall",
+      "slotSaleCalls",
+      "slotSalt",
       "slotgateAccountAbi",
       "slotgateAccountBytecode",
       "slotgateAccountFactoryAbi",

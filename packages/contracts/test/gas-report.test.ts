@@ -100,7 +100,7 @@ async function measure(): Promise<Record<string, number>> {
   gas["exchange.buy_for (first for slot)"] = await gasOf(c.exchange.buy_for(holder.address, "game-gas", 10n ** 18n));
   gas["exchange.buy_for (again)"] = await gasOf(c.exchange.buy_for(holder.address, "game-gas", 10n ** 18n));
   await measureBatch(gas, c, asHolder);
-  gas["exchange.buy_slot"] = await gasOf(c.exchange.buy_slot(holder.address, 1n, "game-gas"));
+  gas["exchange.buy_slot"] = await gasOf(c.exchange.buy_slot(holder.address, 1n, "game-gas", slot));
   gas["exchange.change_slot_owner"] = await gasOf(asHolder.exchange.change_slot_owner("game-gas", 1n, platform.address));
 
   const system = { provider, addresses, bundler, paymasterSigner } as unknown as TestSystem;

@@ -31,7 +31,7 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
       ...buyContentTokenCalls({ xotn: s.addresses.xotn, exchange: s.addresses.exchange, slot: slotWallet, cuid: CUID, amount: XOTN }),
       { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 123n]) },
     ]);
-    await (await exchange.buy_slot(userWallet, 7n, CUID)).wait();
+    await (await exchange.buy_slot(userWallet, 7n, CUID, slotWallet)).wait();
     const before = {
       xotn: await xotn.balanceOf(userWallet),
       allowance: await xotn.allowance(userWallet, s.addresses.exchange),

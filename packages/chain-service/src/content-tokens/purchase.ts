@@ -1,11 +1,11 @@
-import { getAddress, parseEther } from "ethers";
+import { parseEther } from "ethers";
 import type { UserBuyContentTokenRequest, UserBuyContentTokenResponse } from "@slotgate/protocol";
 import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
 import { findCuidOwner } from "../storage/providers.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
 import { platformWrite } from "../writes/platform-write.js";
-import { requireOwnCuid, slotWalletOf } from "./slots.js";
+import { activeSlotOf, requireOwnCuid } from "./slots.js";
 
 /** `"1.5"` is ether, `"1500"` is wei. */
 function xotnWei(amount: string): bigint {
@@ -27,8 +27,7 @@ export async function buyContentToken(
   identity: WriteIdentity,
 ): Promise<UserBuyContentTokenResponse | PendingWrite> {
   requireOwnCuid(input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
-  const wallet = await slotWalletOf(ctx, input.user_dbkey);
-  const slot = getAddress(wallet.contentAddress);
+  const slot = (await activeSlotOf(ctx, input.user_dbkey, input.cuid, true)).wallet;
   const amount = xotnWei(input.amount);
   const { xotn, exchange } = ctx.contracts;
   const [consent, allowance, balance] = await Promise.all([

@@ -1,4 +1,3 @@
-import { getAddress } from "ethers";
 import type { IncreaseUsedContentTokenRequest, IncreaseUsedContentTokenResponse, SpendPayload } from "@slotgate/protocol";
 import { decryptHex } from "@slotgate/protocol/crypto";
 import { spendPayloadSchema } from "@slotgate/protocol/schemas";
@@ -10,7 +9,7 @@ import { acceptSpendNonce, findCuidOwner } from "../storage/providers.js";
 import { type PendingWrite, type WriteIdentity, identityFields } from "../writes/engine.js";
 import type { SpendWritePayload } from "../writes/operator-planner.js";
 import { providerKey } from "./providers.js";
-import { slotWalletOf } from "./slots.js";
+import { activeSlotOf } from "./slots.js";
 
 function decryptPayload(hex: string, keyHex: string, ivHex: string): SpendPayload {
   let json: unknown;
@@ -65,8 +64,7 @@ export async function increaseUsed(
     const age = Math.abs(Math.floor(ctx.now().getTime() / 1000) - payload.ts);
     if (age > ctx.spendMaxAgeSeconds) throw new ChainServiceError("stale_message");
   }
-  const wallet = await slotWalletOf(ctx, payload.user_dbkey);
-  const slot = getAddress(wallet.contentAddress);
+  const slot = (await activeSlotOf(ctx, payload.user_dbkey, payload.cuid, false)).wallet;
   const amount = BigInt(payload.amount);
   const [balance] = await ctx.contracts.exchange.balance_adex(slot, payload.cuid);
   if (balance < amount) throw new ChainServiceError("insufficient_balance");

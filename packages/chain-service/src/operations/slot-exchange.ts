@@ -4,7 +4,8 @@ import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
 import { releaseExchangeState, reserveExchangeState } from "../storage/exchange-states.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
-import { platformIdentity, platformWrite } from "../writes/platform-write.js";
+import { openSlotRecord, queueMissingRegistrations, registrationIdentity } from "../slots/slots.js";
+import { findSlot } from "../storage/slots.js";
 import { findWallet } from "../storage/wallets.js";
 import { runWalletOperation } from "./wallet-operation.js";
 
@@ -49,16 +50,22 @@ export async function exchangeSlotOwner(
   }
 }
 
-/** @internal Platform operator: records `user_uuid`'s wallet as owner of slot `meta_idx` of `cuid` (`buy_slot`). */
+/**
+ * @internal Platform operator: registers slot `meta_idx` of `cuid` for `user_uuid` on chain (`buy_slot`
+ * with the slot wallet) and answers once it landed. A slot not opened yet is opened at that number for
+ * the user (see `openSlotRecord`); an opened slot of the user has its registration answered (sent once);
+ * another user's slot is `not_owner`.
+ */
 export async function registerSlot(
   ctx: ServiceContext,
   args: { cuid: string; meta_idx: number; user_uuid: number },
 ): Promise<{ tx_hash: string; owner: string } | PendingWrite> {
-  const wallet = await findWallet(ctx.db, args.user_uuid);
-  if (!wallet) throw new ChainServiceError("wallet_not_found");
-  return platformWrite<{ tx_hash: string; owner: string }>(ctx, platformIdentity("registerSlot", [args]), {
-    to: ctx.addresses.exchange,
-    data: ctx.contracts.exchange.interface.encodeFunctionData("buy_slot", [wallet.address, BigInt(args.meta_idx), args.cuid]),
-    answer: { kind: "transaction", fields: { owner: wallet.address } },
-  });
+  if (!(await findWallet(ctx.db, args.user_uuid))) throw new ChainServiceError("wallet_not_found");
+  const existing = await findSlot(ctx.db, args.cuid, args.meta_idx);
+  if (existing && existing.userUuid !== args.user_uuid) throw new ChainServiceError("not_owner", `slot ${args.meta_idx} of ${args.cuid} belongs to another user`);
+  if (!existing) await openSlotRecord(ctx, args.user_uuid, args.cuid, args.meta_idx);
+  else if (!existing.registrationQueued) await queueMissingRegistrations(ctx);
+  const registration = await ctx.writes.earlier(registrationIdentity(args.cuid, args.meta_idx));
+  if (!registration) throw new ChainServiceError("internal_error", "the slot's registration was not recorded");
+  return ctx.writes.outcome<{ tx_hash: string; owner: string }>(registration);
 }

@@ -1,16 +1,7 @@
-import { MaxUint256, getAddress } from "ethers";
+import { MaxUint256, ZeroAddress, getAddress } from "ethers";
 import { isPendingWrite } from "@slotgate/protocol";
 import type { PinOperation } from "@slotgate/protocol";
-import {
-  C_SALT,
-  W_SALT,
-  type WalletCall,
-  approvePurchasesCall,
-  buyContentTokenCall,
-  changeSlotOwnerCall,
-  erc20ApproveCall,
-  erc20TransferCall,
-} from "@slotgate/contracts";
+import { C_SALT, W_SALT, type WalletCall, approvePurchasesCall, buyContentTokenCall, erc20ApproveCall, erc20TransferCall, slotSaleCalls } from "@slotgate/contracts";
 import type { ServiceContext } from "../context.js";
 import { ChainServiceError } from "../errors.js";
 import { wipe } from "../keys/wipe.js";
@@ -18,6 +9,9 @@ import { type PinCredentials, unlockOwnerKey } from "../pin/credentials.js";
 import { type WalletRecord, clearBackupPinOnly, findWallet } from "../storage/wallets.js";
 import { requireSponsoredToken } from "./sponsorship-policy.js";
 import { findCuidOwner } from "../storage/providers.js";
+import { activeSlotRecord } from "../slots/slots.js";
+import { type SlotRecord, findSlot, findSlotByWallet } from "../storage/slots.js";
+import { chainOwner } from "../wallets/owner.js";
 import type { OperationShape } from "../writes/answers.js";
 import type { WriteEffect, WriteEffects } from "../writes/effects.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
@@ -86,11 +80,9 @@ export async function runWalletOperation(
     await afterBackup(ctx, wallet.userUuid, backup);
     return { success: true, address: wallet.address, tx_hash: null, user_op_hash: null, deployed_wallet: false, ...withBackup(backup) };
   }
-  const fromSlot = plan.from === "slot";
   let backup: string | undefined;
   const answer = await ctx.sponsored.send({
-    sender: fromSlot ? wallet.contentAddress : wallet.address,
-    deployment: { initialOwner: wallet.initialOwner, salt: fromSlot ? C_SALT : W_SALT },
+    ...plan.from,
     calls: plan.calls,
     // Restored (and the PIN checked) only once the wallet's lock is held.
     ownerKey: async () => {
@@ -122,8 +114,33 @@ async function afterBackup(ctx: ServiceContext, userUuid: number, backup: string
 
 const withBackup = (backup: string | undefined) => (backup === undefined ? {} : { mnemonic: backup });
 
+/** The wallet a UserOperation runs from: its address and what deploys it on its first operation. */
+interface Sender {
+  sender: string;
+  deployment: { initialOwner: string; salt: bigint };
+}
+
+const userSender = (wallet: WalletRecord): Sender => ({ sender: wallet.address, deployment: { initialOwner: wallet.initialOwner, salt: W_SALT } });
+const slotSender = (slot: SlotRecord): Sender => ({ sender: getAddress(slot.wallet), deployment: { initialOwner: slot.openingOwner, salt: slot.salt } });
+
+/**
+ * The user's slot wallet at `address`: a slot the user owns per the records, or the user's C_SALT
+ * wallet while it backs no slot yet; null otherwise (a slot sold away is no longer the user's).
+ */
+async function ownSlotSender(ctx: ServiceContext, wallet: WalletRecord, address: string): Promise<Sender | null> {
+  const slot = await findSlotByWallet(ctx.db, address);
+  if (slot) return slot.userUuid === wallet.userUuid ? slotSender(slot) : null;
+  if (getAddress(address) !== getAddress(wallet.contentAddress)) return null;
+  return { sender: getAddress(wallet.contentAddress), deployment: { initialOwner: wallet.initialOwner, salt: C_SALT } };
+}
+
+/** The active slot of `cuid` (opened when the user has none), where purchases land. */
+async function activeSlotSender(ctx: ServiceContext, wallet: WalletRecord, cuid: string): Promise<Sender> {
+  return slotSender((await activeSlotRecord(ctx, wallet.userUuid, cuid, true)) as SlotRecord);
+}
+
 interface Plan {
-  from: "user" | "slot";
+  from: Sender;
   calls: WalletCall[];
   /** The cuid the operation serves (its sponsorship counts against the cuid's budget too). */
   cuid?: string;
@@ -164,18 +181,19 @@ async function planFor(ctx: ServiceContext, wallet: WalletRecord, operation: Wal
       const to = getAddress(operation.to_address);
       const token = getAddress(operation.contract_address);
       const amount = BigInt(operation.amount);
-      const side = from === getAddress(wallet.address) ? "user" : from === getAddress(wallet.contentAddress) ? "slot" : null;
+      const side = from === getAddress(wallet.address) ? userSender(wallet) : await ownSlotSender(ctx, wallet, from);
       if (side === null) throw new ChainServiceError("not_owner", "from_address is not one of this user's wallets");
       requireSponsoredToken(ctx.sponsorship, token);
       return { from: side, calls: [erc20TransferCall(token, to, amount)] };
     }
     case "approve_purchases": {
       if ((await findCuidOwner(ctx.db, operation.cuid)) === null) throw new ChainServiceError("provider_not_registered");
+      const slot = await activeSlotSender(ctx, wallet, operation.cuid);
       return {
-        from: "slot",
+        from: slot,
         cuid: operation.cuid,
         calls: [
-          ...(await exchangeApproval(ctx, wallet.contentAddress, MaxUint256 / 2n)),
+          ...(await exchangeApproval(ctx, slot.sender, MaxUint256 / 2n)),
           approvePurchasesCall(ctx.addresses.exchange, operation.cuid, BigInt(operation.amount)),
         ],
       };
@@ -184,25 +202,46 @@ async function planFor(ctx: ServiceContext, wallet: WalletRecord, operation: Wal
       const { cuid } = operation;
       const amount = BigInt(operation.amount);
       if ((await findCuidOwner(ctx.db, cuid)) === null) throw new ChainServiceError("provider_not_registered");
+      const slot = await activeSlotSender(ctx, wallet, cuid);
       return {
-        from: "slot",
+        from: slot,
         cuid,
-        calls: [...(await exchangeApproval(ctx, wallet.contentAddress, amount)), buyContentTokenCall(ctx.addresses.exchange, wallet.contentAddress, cuid, amount)],
-        effects: [{ kind: "remember_slot_cuid", slot: getAddress(wallet.contentAddress), cuid }],
+        calls: [...(await exchangeApproval(ctx, slot.sender, amount)), buyContentTokenCall(ctx.addresses.exchange, slot.sender, cuid, amount)],
+        effects: [{ kind: "remember_slot_cuid", slot: slot.sender, cuid }],
       };
     }
     case "exchange_slot_owner": {
+      // A sale hands the slot wallet over: one operation FROM THE SLOT WALLET (executeBatch) sets the
+      // registry's owner to the buyer's user wallet and the slot wallet's owner key to the buyer's.
       const target = await findWallet(ctx.db, operation.to_uuid);
       if (!target) throw new ChainServiceError("wallet_not_found", "the new owner has no wallet; they must register a PIN first");
-      const slot = BigInt(operation.meta_idx);
-      const owner = getAddress(await ctx.contracts.exchange.slot_owner(operation.cuid, slot));
-      if (owner !== getAddress(wallet.address)) throw new ChainServiceError("not_owner", "from_uuid does not own this slot");
+      const slot = await findSlot(ctx.db, operation.cuid, operation.meta_idx);
+      if (!slot) throw new ChainServiceError("slot_not_found", `no slot ${operation.meta_idx} of cuid ${operation.cuid} was opened`);
+      if (slot.userUuid !== wallet.userUuid) throw new ChainServiceError("not_owner", "from_uuid does not own this slot");
+      const index = BigInt(operation.meta_idx);
+      const [info, keyOwner] = await Promise.all([ctx.contracts.exchange.slot_info(operation.cuid, index), chainOwner(ctx, slot.wallet, slot.openingOwner)]);
+      if (getAddress(info.owner) === ZeroAddress) {
+        throw new ChainServiceError("service_unavailable", "the slot's registration on chain has not landed yet; send the request again shortly");
+      }
+      if (getAddress(info.owner) !== getAddress(wallet.address) || getAddress(info.wallet) !== getAddress(slot.wallet) || keyOwner !== getAddress(wallet.ownerEoa)) {
+        throw new ChainServiceError("not_owner", "from_uuid does not own this slot on chain");
+      }
       return {
-        from: "user",
+        from: slotSender(slot),
         cuid: operation.cuid,
-        calls: [changeSlotOwnerCall(ctx.addresses.exchange, operation.cuid, slot, target.address)],
+        calls: slotSaleCalls({
+          exchange: ctx.addresses.exchange,
+          cuid: operation.cuid,
+          slot: index,
+          slotWallet: getAddress(slot.wallet),
+          buyerWallet: target.address,
+          buyerOwner: target.ownerEoa,
+        }),
         newOwner: target.address,
-        known: { meta_idx: operation.meta_idx },
+        // change_slot_owner is the only writer of trCnt, and the seller's key moves with the sale: no
+        // other sale of this slot can land before this one, so the count after it is known now.
+        known: { meta_idx: operation.meta_idx, tr_cnt: Number(info.trCnt) + 1 },
+        effects: [{ kind: "move_slot", cuid: operation.cuid, meta_idx: operation.meta_idx, from_uuid: wallet.userUuid, to_uuid: target.userUuid }],
       };
     }
   }

@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import type { PinRecoverRequest, PinRegisterResponse } from "@slotgate/protocol";
-import { C_SALT, W_SALT, changeOwnerCallData, connectAccount } from "@slotgate/contracts";
+import { C_SALT, W_SALT, changeOwnerCallData } from "@slotgate/contracts";
 import type { ServiceContext } from "../context.js";
 import { requestHash, settledAnswer } from "../writes/engine.js";
 import { ChainServiceError } from "../errors.js";
@@ -19,6 +19,8 @@ import {
   rotateOwner,
   savePendingRotation,
 } from "../storage/wallets.js";
+import { findSlotByWallet, slotsOf } from "../storage/slots.js";
+import { chainOwner } from "../wallets/owner.js";
 import { requireWallet } from "./credentials.js";
 import { spendCallerAssertion } from "../evidence/caller-assertion.js";
 
@@ -31,11 +33,25 @@ export interface PinRecoverInput extends PinRecoverRequest {
   assertion: string;
 }
 
-/** The on-chain owner of a wallet: `owner()` once deployed, else the owner its address was computed from. */
-async function chainOwner(ctx: ServiceContext, wallet: string, initialOwner: string): Promise<string> {
-  const code = await ctx.provider.getCode(wallet);
-  if (code === "0x") return getAddress(initialOwner);
-  return getAddress(await connectAccount(wallet, ctx.provider).owner());
+/** A wallet a recovery re-keys: its address and what deploys it when it has not been deployed yet. */
+interface RecoveryTarget {
+  address: string;
+  initialOwner: string;
+  salt: bigint;
+}
+
+/**
+ * Every wallet the user's owner key drives: the user wallet (W_SALT), the C_SALT wallet unless another
+ * user owns it now (it was sold as a slot), and every slot wallet the user owns per the records.
+ */
+async function recoveryTargets(ctx: ServiceContext, wallet: WalletRecord): Promise<RecoveryTarget[]> {
+  const targets: RecoveryTarget[] = [{ address: wallet.address, initialOwner: wallet.initialOwner, salt: W_SALT }];
+  const cSaltSlot = await findSlotByWallet(ctx.db, wallet.contentAddress);
+  if (!cSaltSlot) targets.push({ address: wallet.contentAddress, initialOwner: wallet.initialOwner, salt: C_SALT });
+  for (const slot of await slotsOf(ctx.db, wallet.userUuid)) {
+    targets.push({ address: getAddress(slot.wallet), initialOwner: slot.openingOwner, salt: slot.salt });
+  }
+  return targets;
 }
 
 /**
@@ -45,7 +61,8 @@ async function chainOwner(ctx: ServiceContext, wallet: string, initialOwner: str
  *    rotation (a recovery whose chain step landed but whose database step failed); the matching
  *    stored mnemonic signs. Anything else is refused (`internal_error`, needs the operator).
  * 2. A new owner EOA is generated and saved as the pending rotation (committed) before the chain step.
- * 3. One sponsored UserOperation per wallet (user wallet and slot wallet) calls
+ * 3. One sponsored UserOperation per wallet (the user wallet, the C_SALT wallet unless it was sold,
+ *    and every slot wallet the user owns) calls
  *    `changeOwner(newOwner)`, deploying the wallet first where needed, signed by the old owner.
  * 4. One database transaction: owner EOA, server share, sealed mnemonic, pin_salt; the pending
  *    rotation and the PIN attempt counter are cleared. Buffers are wiped on every path. The answer's
@@ -62,11 +79,8 @@ export async function recover(ctx: ServiceContext, input: PinRecoverInput): Prom
   owners.set(getAddress(wallet.ownerEoa), keys.mnemonic);
   for (const rotation of pending) owners.set(getAddress(rotation.newOwnerEoa), rotation.mnemonic);
 
-  const targets = [
-    { address: wallet.address, salt: W_SALT },
-    { address: wallet.contentAddress, salt: C_SALT },
-  ];
-  const current = await Promise.all(targets.map((t) => chainOwner(ctx, t.address, wallet.initialOwner)));
+  const targets = await recoveryTargets(ctx, wallet);
+  const current = await Promise.all(targets.map((t) => chainOwner(ctx, t.address, t.initialOwner)));
   for (const owner of current) {
     if (!owners.has(owner)) {
       throw new ChainServiceError("internal_error", "the wallet's on-chain owner matches no stored key; the operator must reconcile it");
@@ -90,7 +104,7 @@ export async function recover(ctx: ServiceContext, input: PinRecoverInput): Prom
         settledAnswer(
           await ctx.sponsored.send({
             sender: target.address,
-            deployment: { initialOwner: wallet.initialOwner, salt: target.salt },
+            deployment: { initialOwner: target.initialOwner, salt: target.salt },
             calls: changeOwnerCallData(next.address),
             ownerKey: Buffer.from(key.privateKey),
             identity: { scope: `user:${wallet.userUuid}`, idempotencyKey: null, requestHash: requestHash("recover", [target.address, next.address]) },

@@ -229,6 +229,40 @@ CREATE TABLE cs_caller_assertions (
 CREATE INDEX cs_caller_assertions_expiry ON cs_caller_assertions (expires_at);
 `,
   },
+  {
+    version: 10,
+    name: "slots: one wallet per (cuid, meta_idx), one active slot per user and cuid",
+    // docs/decisions/marketplace.md: a slot is (cuid, meta_idx) with one slot wallet for all its life;
+    // meta_idx is allocated per cuid from cs_slot_counters; the records' owner (user_uuid) follows a sale
+    // when it lands. Existing users' C_SALT wallets that bought content tokens become their first slot
+    // of the cuid they last bought under (active), registered on chain (buy_slot) at the next start.
+    sql: `
+CREATE TABLE cs_slots (
+  cuid                 TEXT NOT NULL,
+  meta_idx             BIGINT NOT NULL,
+  wallet               TEXT NOT NULL UNIQUE,
+  salt                 TEXT NOT NULL,
+  opening_owner        TEXT NOT NULL,
+  user_uuid            BIGINT NOT NULL,
+  active               BOOLEAN NOT NULL DEFAULT FALSE,
+  registration_queued  BOOLEAN NOT NULL DEFAULT FALSE,
+  created_at           TIMESTAMPTZ NOT NULL DEFAULT now(),
+  updated_at           TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (cuid, meta_idx)
+);
+CREATE UNIQUE INDEX cs_slots_one_active ON cs_slots (user_uuid, cuid) WHERE active;
+CREATE INDEX cs_slots_user ON cs_slots (user_uuid, cuid, meta_idx);
+CREATE TABLE cs_slot_counters (
+  cuid      TEXT PRIMARY KEY,
+  next_idx  BIGINT NOT NULL
+);
+INSERT INTO cs_slots (cuid, meta_idx, wallet, salt, opening_owner, user_uuid, active)
+  SELECT l.cuid, row_number() OVER (PARTITION BY l.cuid ORDER BY w.created_at, w.user_uuid) - 1,
+         w.content_address, '1', w.initial_owner, w.user_uuid, TRUE
+  FROM cs_wallets w JOIN cs_slot_last_cuid l ON l.slot = lower(w.content_address);
+INSERT INTO cs_slot_counters (cuid, next_idx) SELECT cuid, max(meta_idx) + 1 FROM cs_slots GROUP BY cuid;
+`,
+  },
   ],
 };
 
@@ -238,7 +272,7 @@ CREATE INDEX cs_caller_assertions_expiry ON cs_caller_assertions (expires_at);
  *
  * @example
  * ```ts
- * await migrateChainService(db); // [1, 2, 3, 4, 5, 6, 7, 8] on a fresh database
+ * await migrateChainService(db); // [1, 2, ..., 10] on a fresh database
  * ```
  */
 export function migrateChainService(db: Database): Promise<number[]> {

@@ -109,7 +109,7 @@ export type OperationShape =
   | "wallet_operation"
   /** `POST /v1/token/transfer`: `{ success, transaction_hash }`. */
   | "transfer"
-  /** `exchange_token_owner`: `{ success, tx_hash, meta_idx, new_owner }`. */
+  /** `exchange_token_owner`: `{ success, tx_hash, meta_idx, new_owner, tr_cnt }`. */
   | "slot_exchange"
   /** Internal operations (recovery, development funding): `{ success, tx_hash, user_op_hash, deployed_wallet }`. */
   | "operation";
@@ -127,7 +127,7 @@ export function operationAnswer(
     case "transfer":
       return { success: true, transaction_hash: landed.txHash };
     case "slot_exchange":
-      return { success: true, tx_hash: landed.txHash, meta_idx: known.meta_idx, new_owner: known.new_owner };
+      return { success: true, tx_hash: landed.txHash, meta_idx: known.meta_idx, new_owner: known.new_owner, tr_cnt: known.tr_cnt };
     case "wallet_operation":
       return {
         success: true,

@@ -1,5 +1,6 @@
 import type { Database, Queryable } from "@slotgate/storage";
 import { completeExchangeState, releaseExchangeState } from "../storage/exchange-states.js";
+import { moveSlot } from "../storage/slots.js";
 import { settleSponsorship } from "../storage/sponsorship.js";
 import { forgetUnissuedProvider, insertCuid, releaseSpendNonce, rememberSlotCuid, updateCuid } from "../storage/providers.js";
 import { type WriteRecord, markConfirmed, markFailed } from "../storage/writes.js";
@@ -16,6 +17,8 @@ export type WriteEffect =
   | { kind: "insert_cuid"; cuid: string; client_id: string; release_per: number; owner_addr: string }
   /** The cuid's release flag, as set on chain. */
   | { kind: "release_enabled"; cuid: string; enabled: boolean }
+  /** A slot sale landed: the records' owner of the slot follows (active for the buyer when they have none of the cuid). */
+  | { kind: "move_slot"; cuid: string; meta_idx: number; from_uuid: number; to_uuid: number }
   /** A slot exchange landed: its one-time state keeps the transaction. */
   | { kind: "complete_exchange_state"; from_uuid: number; state_hash: string }
   /** A slot exchange failed: its one-time state may be sent again. */
@@ -43,6 +46,8 @@ async function apply(tx: Queryable, effect: WriteEffect, txHash: string | null):
       return insertCuid(tx, { cuid: effect.cuid, clientId: effect.client_id, txHash: txHash ?? "", releasePer: effect.release_per, ownerAddr: effect.owner_addr });
     case "release_enabled":
       return updateCuid(tx, effect.cuid, { releaseEnabled: effect.enabled });
+    case "move_slot":
+      return moveSlot(tx, { cuid: effect.cuid, metaIdx: effect.meta_idx, fromUuid: effect.from_uuid, toUuid: effect.to_uuid });
     case "complete_exchange_state":
       return completeExchangeState(tx, effect.from_uuid, effect.state_hash, txHash ?? "");
     case "release_exchange_state":

@@ -104,6 +104,11 @@ export class WriteWaits {
     return record;
   }
 
+  /** Wakes the writer of a recorded write without waiting for it (a write enqueued for later, such as a slot's registration). */
+  wake(record: WriteRecord): void {
+    this.o.kick(record);
+  }
+
   /** The earlier write of an idempotency identity, or null (checked before costly work such as a PIN unlock). */
   async earlier(identity: WriteIdentity): Promise<WriteRecord | null> {
     if (identity.idempotencyKey === null) return null;

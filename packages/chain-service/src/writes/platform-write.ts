@@ -1,4 +1,6 @@
+import type { Queryable } from "@slotgate/storage";
 import type { ServiceContext } from "../context.js";
+import type { WriteRecord } from "../storage/writes.js";
 import { revertError, specificError } from "../chain/revert-error.js";
 import type { CallAnswer } from "./answers.js";
 import type { WriteEffects } from "./effects.js";
@@ -53,4 +55,23 @@ export async function platformWrite<T extends Record<string, unknown>>(
     payload: payload as unknown as Record<string, unknown>,
   });
   return ctx.writes.outcome<T>(record);
+}
+
+/**
+ * @internal Records a platform key's transaction inside the caller's database transaction `tx`, without
+ * estimating or waiting: the write lands once, whichever instance's writer sends it (the writer refuses
+ * it then if it would revert). Wake its writer with `ctx.writes.wake(record)` once `tx` committed.
+ *
+ * @example
+ * ```ts
+ * const record = await ctx.db.transaction((tx) => enqueuePlatformWrite(ctx, identity, call, tx));
+ * ctx.writes.wake(record);
+ * ```
+ */
+export async function enqueuePlatformWrite(ctx: ServiceContext, identity: WriteIdentity, call: PlatformCall, tx: Queryable): Promise<WriteRecord> {
+  const payload: CallPayload = { to: call.to, data: call.data, answer: call.answer, ...(call.effects ? { effects: call.effects } : {}) };
+  return ctx.writes.record(
+    { kind: "call", signer: ctx.signers.operator, ...identityFields(identity), payload: payload as unknown as Record<string, unknown> },
+    tx,
+  );
 }

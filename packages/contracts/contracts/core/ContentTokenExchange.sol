@@ -56,7 +56,9 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     }
 
     mapping(address slot => mapping(string cuid => Holding holding)) private _holdings;
-    mapping(string cuid => mapping(uint256 slot => address owner)) private _slotOwners;
+    mapping(string cuid => mapping(uint256 slot => SlotRecord record)) private _slots;
+    /// @dev Wallets that back a registered slot (each backs exactly one).
+    mapping(address wallet => bool used) private _slotWallets;
 
     /**
      * @notice Deploys the exchange; the deployer becomes the owner (move it to a multisig with
@@ -256,22 +258,31 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     // ---------------------------------------------------------------- slot registry
 
     /// @inheritdoc IContentTokenExchange
-    function buy_slot(address aaAddress, uint256 slot, string calldata cuid) external onlyOperator {
-        if (aaAddress == address(0)) revert ZeroAddress();
+    function buy_slot(address aaAddress, uint256 slot, string calldata cuid, address slotWallet)
+        external
+        onlyOperator
+    {
+        if (aaAddress == address(0) || slotWallet == address(0)) revert ZeroAddress();
         _registered(cuid);
-        address current = _slotOwners[cuid][slot];
+        SlotRecord storage record = _slots[cuid][slot];
+        address current = record.owner;
         if (current != address(0)) revert SlotAlreadyOwned(slot, current);
-        _slotOwners[cuid][slot] = aaAddress;
+        if (_slotWallets[slotWallet]) revert SlotWalletInUse(slotWallet);
+        _slotWallets[slotWallet] = true;
+        record.owner = aaAddress;
+        record.wallet = slotWallet;
         emit SlotOwnerChanged(slot, address(0), aaAddress, cuid);
     }
 
     /// @inheritdoc IContentTokenExchange
     function change_slot_owner(string calldata cuid, uint256 slot, address newOwner) external {
-        address current = _slotOwners[cuid][slot];
+        SlotRecord storage record = _slots[cuid][slot];
+        address current = record.owner;
         if (current == address(0)) revert SlotNotOwned(slot);
-        if (msg.sender != current) revert NotSlotOwner(msg.sender, current);
+        if (msg.sender != record.wallet && msg.sender != current) revert NotSlotOwner(msg.sender, current);
         if (newOwner == address(0)) revert ZeroAddress();
-        _slotOwners[cuid][slot] = newOwner;
+        record.owner = newOwner;
+        record.trCnt += 1;
         emit SlotOwnerChanged(slot, current, newOwner, cuid);
     }
 
@@ -300,7 +311,23 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
 
     /// @inheritdoc IContentTokenExchange
     function slot_owner(string calldata cuid, uint256 slot) external view returns (address owner) {
-        return _slotOwners[cuid][slot];
+        return _slots[cuid][slot].owner;
+    }
+
+    /// @inheritdoc IContentTokenExchange
+    function slot_info(string calldata cuid, uint256 slot)
+        external
+        view
+        returns (address owner, address wallet, uint256 trCnt, uint256 balance, uint256 used)
+    {
+        SlotRecord storage record = _slots[cuid][slot];
+        owner = record.owner;
+        wallet = record.wallet;
+        trCnt = record.trCnt;
+        if (wallet != address(0)) {
+            Holding storage holding = _holdings[wallet][cuid];
+            (balance, used) = (holding.balance, holding.used);
+        }
     }
 
     /// @inheritdoc IContentTokenExchange

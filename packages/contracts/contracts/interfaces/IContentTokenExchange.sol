@@ -36,6 +36,16 @@ interface IContentTokenExchange {
         bool registered;
     }
 
+    /// @notice A slot of a cuid as the registry records it.
+    /// @param owner the owner's user wallet (W_SALT); zero while the slot is not registered
+    /// @param wallet the slot wallet: the account that holds the slot's content tokens, for all its life
+    /// @param trCnt how many times the slot changed owner (`change_slot_owner`)
+    struct SlotRecord {
+        address owner;
+        address wallet;
+        uint32 trCnt;
+    }
+
     // ---------------------------------------------------------------- events
 
     /**
@@ -232,10 +242,13 @@ interface IContentTokenExchange {
     /// @notice The slot has no owner yet.
     /// @param slot the slot number
     error SlotNotOwned(uint256 slot);
-    /// @notice Only the slot's current owner may change its owner.
+    /// @notice Only the slot's wallet or its current owner may change its owner.
     /// @param caller the rejected `msg.sender`
     /// @param owner the current owner
     error NotSlotOwner(address caller, address owner);
+    /// @notice The wallet already backs another slot (a slot wallet backs exactly one slot).
+    /// @param wallet the slot wallet
+    error SlotWalletInUse(address wallet);
 
     // ---------------------------------------------------------------- platform
 
@@ -375,21 +388,24 @@ interface IContentTokenExchange {
     // ---------------------------------------------------------------- slot registry
 
     /**
-     * @notice Records `aaAddress` as the owner of slot number `slot` of `cuid`.
-     * @dev Operator (or owner) only, and only for a slot without an owner: a wallet cannot claim a slot
-     *      number for itself.
-     * @param aaAddress the owner's ERC-4337 wallet
+     * @notice Registers slot number `slot` of `cuid`: `aaAddress` owns it, `slotWallet` holds its
+     *         content tokens; its transfer count starts at 0.
+     * @dev Operator (or owner) only, and only for a slot not registered yet (a wallet cannot claim a
+     *      slot number for itself); a wallet backing another slot is refused (`SlotWalletInUse`).
+     * @param aaAddress the owner's user wallet (ERC-4337, W_SALT)
      * @param slot the slot number (metadata index) within the cuid
      * @param cuid the registered cuid
+     * @param slotWallet the slot wallet (ERC-4337) that holds the slot's content tokens
      */
-    function buy_slot(address aaAddress, uint256 slot, string calldata cuid) external;
+    function buy_slot(address aaAddress, uint256 slot, string calldata cuid, address slotWallet) external;
 
     /**
-     * @notice Gives slot `slot` of `cuid` to `newOwner`. Only the current owner's wallet may call it
-     *         (spec 4.9: a UserOperation from the owner's wallet).
+     * @notice Gives slot `slot` of `cuid` to `newOwner` and counts the transfer (`trCnt` + 1). Callable
+     *         by the slot's wallet (a sale: one UserOperation from the slot wallet that also hands its
+     *         owner key over) or by the current owner's wallet (spec 4.9).
      * @param cuid the cuid
      * @param slot the slot number
-     * @param newOwner the new owner, not zero
+     * @param newOwner the new owner's user wallet, not zero
      */
     function change_slot_owner(string calldata cuid, uint256 slot, address newOwner) external;
 
@@ -418,6 +434,21 @@ interface IContentTokenExchange {
      * @return owner the owner wallet
      */
     function slot_owner(string calldata cuid, uint256 slot) external view returns (address owner);
+
+    /**
+     * @notice Everything about slot number `slot` of `cuid` in one read (all zero when not registered).
+     * @param cuid the cuid
+     * @param slot the slot number
+     * @return owner the owner's user wallet
+     * @return wallet the slot wallet
+     * @return trCnt how many times the slot changed owner
+     * @return balance content tokens the slot wallet holds for the cuid
+     * @return used the slot wallet's used_balances for the cuid
+     */
+    function slot_info(string calldata cuid, uint256 slot)
+        external
+        view
+        returns (address owner, address wallet, uint256 trCnt, uint256 balance, uint256 used);
 
     /**
      * @notice What `release_used_balance(cuid, slot)` would pay now, ignoring the flag and funding:

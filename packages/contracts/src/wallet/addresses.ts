@@ -17,6 +17,27 @@ export const W_SALT = 0n;
  */
 export const C_SALT = 1n;
 
+/**
+ * CREATE2 salt of slot `metaIdx` of `cuid` for every slot but a user's first (which uses the user's
+ * {@link C_SALT} wallet): `uint256(keccak256(abi.encode("slotgate.slot", cuid, metaIdx)))`, with the
+ * owner EOA that opened the slot. After a sale or a recovery the owner changes and the address stays:
+ * keep the address, never recompute it.
+ *
+ * @param cuid - the slot's cuid
+ * @param metaIdx - the slot number within the cuid
+ * @returns the salt
+ *
+ * @example
+ * ```ts
+ * const slotWallet = computeWalletAddress(addresses.factory, ownerEoa, slotSalt("game-1", 3n));
+ * ```
+ */
+export function slotSalt(cuid: string, metaIdx: bigint): bigint {
+  if (typeof cuid !== "string" || cuid === "") throw new ContractsError("invalid_argument", "cuid must be a non-empty string");
+  if (typeof metaIdx !== "bigint" || metaIdx < 0n || metaIdx > MAX_SALT) throw new ContractsError("invalid_argument", "metaIdx must be a non-negative bigint");
+  return BigInt(keccak256(AbiCoder.defaultAbiCoder().encode(["string", "string", "uint256"], ["slotgate.slot", cuid, metaIdx])));
+}
+
 const MAX_SALT = (1n << 256n) - 1n;
 const accountInterface = new Interface(slotgateAccountAbi);
 const factoryInterface = new Interface(slotgateAccountFactoryAbi);

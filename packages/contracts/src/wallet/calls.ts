@@ -153,6 +153,29 @@ export function changeSlotOwnerCall(exchange: string, cuid: string, slot: bigint
 }
 
 /**
+ * The calls a slot wallet makes to sell itself (one UserOperation, `executeBatch`, both or neither):
+ * the registry's owner becomes the buyer's user wallet (`change_slot_owner`, counted in `trCnt`), and
+ * the slot wallet's owner key becomes the buyer's owner EOA (`changeOwner` on itself). The address,
+ * the balance and the used balances stay; the seller's key no longer validates for the wallet.
+ *
+ * @param input - the exchange, the slot (`cuid`, `slot` number, its `slotWallet`) and the buyer's
+ *   user wallet and owner EOA
+ * @returns the two wallet calls, for `calls` of a UserOperation whose sender is `slotWallet`
+ *
+ * @example
+ * ```ts
+ * await sendSponsoredUserOperation({ ...context, owner: sellerOwner, sender: slotWallet,
+ *   calls: slotSaleCalls({ exchange: addresses.exchange, cuid: "game-1", slot: 3n, slotWallet, buyerWallet, buyerOwner }) });
+ * ```
+ */
+export function slotSaleCalls(input: { exchange: string; cuid: string; slot: bigint; slotWallet: string; buyerWallet: string; buyerOwner: string }): WalletCall[] {
+  return [
+    changeSlotOwnerCall(input.exchange, input.cuid, input.slot, input.buyerWallet),
+    { to: input.slotWallet, data: accountInterface.encodeFunctionData("changeOwner", [input.buyerOwner]) },
+  ];
+}
+
+/**
  * The callData of a UserOperation that rotates the wallet's owner key (spec 4.10 recovery):
  * `changeOwner(newOwner)`, called on the wallet by the EntryPoint after the old owner's signature was
  * checked (no `execute` around it).

@@ -203,7 +203,7 @@ describe("bad input on the slot endpoints", () => {
       ["list with a bad token", `GET /v1/slots?cu_id=${cuid}`, { token: "not-a-token" }, 401, "invalid_token"],
       ["open without cu_id", "POST /v1/slots", { token: t, body: {} }, 400, "invalid_request"],
       ["open with an extra field", "POST /v1/slots", { token: t, body: { cu_id: cuid, meta_idx: 3 } }, 400, "invalid_request"],
-      ["open with a non-JSON body", "POST /v1/slots", { token: t, body: '{"cu_id":' }, 400, "invalid_request"],
+      ["open with a non-JSON body", "POST /v1/slots", { token: t, body: '{"cu_id":' }, 400, "malformed_json"],
       ["open an unregistered cuid", "POST /v1/slots", { token: t, body: { cu_id: "no-such-cuid-16" } }, 404, "provider_not_registered"],
       ["open without a token", "POST /v1/slots", { body: { cu_id: cuid } }, 401, "invalid_token"],
       ["activate a negative meta_idx", "POST /v1/slots/activate", { token: t, body: { cu_id: cuid, meta_idx: -1 } }, 400, "invalid_request"],

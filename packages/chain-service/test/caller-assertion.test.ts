@@ -101,8 +101,8 @@ describe("recover's caller assertion", () => {
 });
 
 describe("calls from another process made for a user", () => {
-  it("the user calls are the PIN-gated and re-keying ones", () => {
-    expect([...USER_CALL_METHODS].sort()).toEqual(["exchangeSlotOwner", "registerPin", "resetPin", "transferToken", "verifyPin"]);
+  it("the user calls are the PIN-gated and re-keying ones, and those that choose which slot a user plays", () => {
+    expect([...USER_CALL_METHODS].sort()).toEqual(["activateSlot", "exchangeSlotOwner", "openSlot", "registerPin", "resetPin", "transferToken", "verifyPin"]);
   });
 
   it("need an assertion naming the user and the call; in process they run as before", async () => {

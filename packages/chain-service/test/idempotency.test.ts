@@ -90,7 +90,9 @@ describe("idempotency keys", () => {
   it("keys belong to their caller: another client's request with the same key is its own write", async () => {
     const one = await provider();
     const two = await provider();
-    const { user } = await fundedUser(one.cuid, two.cuid);
+    const { user } = await fundedUser(one.cuid);
+    // Each cuid's slot is a wallet of its own (issue 16): the second cuid's slot gets its XOTN and consent too.
+    await a.service.devFundSlot({ user_uuid: user, xotn: "1000", cuid: two.cuid, client_id: two.clientId });
     const key = randomUUID();
     const first = await a.service.buyContentToken({ client_id: one.clientId, user_dbkey: String(user), amount: "10", cuid: one.cuid }, { idempotencyKey: key });
     const second = await a.service.buyContentToken({ client_id: two.clientId, user_dbkey: String(user), amount: "10", cuid: two.cuid }, { idempotencyKey: key });

@@ -38,8 +38,10 @@ if (!onCi) {
     console.warn(`[backend-sdk] test/redis.test.ts left out: no Redis at ${redisUrl.host} (set SLOTGATE_TEST_REDIS_URL; required on CI)`);
   }
   if (!serverBuilt()) {
-    exclude.push("test/e2e.server.test.ts", "test/e2e.content-tokens.server.test.ts");
-    console.warn("[backend-sdk] test/e2e.server.test.ts and test/e2e.content-tokens.server.test.ts left out: @slotgate/server is not built (npx turbo run build --filter=@slotgate/server; required on CI)");
+    exclude.push("test/e2e.server.test.ts", "test/e2e.content-tokens.server.test.ts", "test/e2e.slots.server.test.ts");
+    console.warn(
+      "[backend-sdk] test/e2e.server.test.ts, test/e2e.content-tokens.server.test.ts and test/e2e.slots.server.test.ts left out: @slotgate/server is not built (npx turbo run build --filter=@slotgate/server; required on CI)",
+    );
   }
 }
 

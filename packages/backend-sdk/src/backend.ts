@@ -1,4 +1,12 @@
-import type { SlotInfo, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+import type {
+  SlotActivateResponse,
+  SlotInfo,
+  SlotListResponse,
+  SlotResponse,
+  StatusCheckResponse,
+  StatusLoginResponse,
+  StatusLogoutResponse,
+} from "@slotgate/protocol";
 import {
   type AgentTokenClaims,
   type VerifyAgentTokenOptions,
@@ -13,6 +21,7 @@ import { type Logger, consoleLogger } from "./logger.js";
 import { type RefreshOptions, type RefreshedTokens, refreshAccessToken } from "./refresh/refresh-access-token.js";
 import { type ResolvedConfig, type SlotgateBackendOptions, resolveConfig } from "./options.js";
 import { type GetSlotInfoOptions, SlotInfoFlow } from "./slot-info/slot-info-flow.js";
+import { type SlotActivateArgs, type SlotReadOptions, type SlotUserArgs, activateSlot, listSlots, openSlot, readSlot } from "./slots/slot-calls.js";
 import {
   STATUS_SYNC_DEFAULTS,
   type StatusContext,
@@ -217,6 +226,77 @@ export class SlotgateBackend {
    */
   statusCheck(args: StatusSyncArgs): Promise<StatusCheckResponse> {
     return checkStatus(this.#status, args);
+  }
+
+  /**
+   * The user's slots of a game (`GET /v1/slots?cu_id=`): each slot wallet (`slot`, the address that
+   * holds the slot's content tokens), its owner, `tr_cnt` and balances read from the chain, and whether
+   * it is the `active` slot (the one purchases and spending go to, and the slot info's
+   * `content_address`) or `sleeping`. Not retried.
+   *
+   * @throws {@link SlotgateBackendError} `service_error` (with the service's `error`, e.g. `invalid_token`),
+   *   `network_error`, `invalid_response`, `aborted` or `invalid_argument`
+   * @example
+   * ```ts
+   * const info = await slotgate.getSlotInfo(jwt);
+   * const { slots } = await slotgate.listSlots({ accessToken: info.access_token, cuid: info.cu_id! });
+   * for (const s of slots) console.log(s.meta_idx, s.state, s.balance, s.tr_cnt);
+   * ```
+   */
+  listSlots(args: SlotUserArgs): Promise<SlotListResponse> {
+    return listSlots(this.#status, args);
+  }
+
+  /**
+   * Opens another slot of a game for the user (`POST /v1/slots`, answered 201): a new slot wallet and the
+   * next `meta_idx` of the cuid. It sleeps unless the user had no active slot of the cuid; its on-chain
+   * registration is queued (`registered` turns true once it landed). Not retried (each call opens one).
+   *
+   * @throws {@link SlotgateBackendError} `service_error` (e.g. `provider_not_registered` for an unknown cuid,
+   *   `rate_limited`), `network_error`, `invalid_response`, `aborted` or `invalid_argument`
+   * @example
+   * ```ts
+   * const { slot } = await slotgate.openSlot({ accessToken, cuid: "my-game" });
+   * console.log(slot.meta_idx, slot.state); // 1 "sleeping"
+   * ```
+   */
+  openSlot(args: SlotUserArgs): Promise<SlotResponse> {
+    return openSlot(this.#status, args);
+  }
+
+  /**
+   * Makes one of the user's slots of a game the active one (`POST /v1/slots/activate`); the previously
+   * active slot sleeps. Allowed only while the user is logged out of the game (spec 3.1 rule 2): report
+   * the logout first ({@link statusLogout}), else the service answers 409 `logout_required`.
+   *
+   * @throws {@link SlotgateBackendError} `service_error` (e.g. `logout_required`, `not_owner`, `slot_not_found`),
+   *   `network_error`, `invalid_response`, `aborted` or `invalid_argument`
+   * @example
+   * ```ts
+   * await slotgate.statusLogout({ accessToken, userId });
+   * const { active } = await slotgate.activateSlot({ accessToken, cuid: "my-game", metaIdx: 1 });
+   * console.log(active.slot); // the content_address the next login answers
+   * ```
+   */
+  activateSlot(args: SlotActivateArgs): Promise<SlotActivateResponse> {
+    return activateSlot(this.#status, args);
+  }
+
+  /**
+   * Reads one slot (`GET /v1/slots/{cu_id}/{meta_idx}`, public, no token): its slot wallet, the owner's
+   * user wallet and the number of ownership transfers (`tr_cnt`) as the chain records them, balance and
+   * used balances, and its state. A marketplace shows it after a sale.
+   *
+   * @throws {@link SlotgateBackendError} `service_error` (e.g. `slot_not_found`), `network_error`,
+   *   `invalid_response`, `aborted` or `invalid_argument`
+   * @example
+   * ```ts
+   * const { slot } = await slotgate.slot("my-game", 0);
+   * console.log(slot.owner, slot.tr_cnt, slot.balance);
+   * ```
+   */
+  slot(cuid: string, metaIdx: number, options?: SlotReadOptions): Promise<SlotResponse> {
+    return readSlot(this.#status, cuid, metaIdx, options);
   }
 
   /**

@@ -38,6 +38,7 @@ export type { FetchLike, ResolvedConfig, SleepFn, SlotgateBackendOptions, Status
 export type { RefreshedTokens, RefreshOptions } from "./refresh/refresh-access-token.js";
 export type { CallbackParams, PendingStore } from "./slot-info/pending-store.js";
 export type { GetSlotInfoOptions } from "./slot-info/slot-info-flow.js";
+export type { SlotActivateArgs, SlotReadOptions, SlotUserArgs } from "./slots/slot-calls.js";
 export {
   type SpendKey,
   encryptSpendMessage,
@@ -47,4 +48,5 @@ export {
 export type { StatusSyncArgs, StatusSyncResult } from "./status/status-sync.js";
 export { type VerifyWebhookOptions, verifyWebhook } from "./webhooks/verify-webhook.js";
 export type { LoginStatusWebhookEvent, SlotInfo, SpendPayload, StatusCheckResponse, StatusLoginResponse, StatusLogoutResponse } from "@slotgate/protocol";
+export type { SlotActivateResponse, SlotListResponse, SlotResponse, SlotState, SlotView } from "@slotgate/protocol";
 export { type ChainWriteResponse, type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";

@@ -91,6 +91,8 @@ export const metaGetTokenResponseSchema = z.object({
   token_nickname: z.string(),
   tr_cnt: z.number().int().nonnegative(),
   code: z.string().min(1),
+  cu_id: z.string().min(1).optional(),
+  meta_idx: z.number().int().nonnegative().optional(),
   refresh_token: z.string().min(1).optional(),
 });
 

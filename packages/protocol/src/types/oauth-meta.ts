@@ -44,6 +44,14 @@ export interface SlotInfo {
   tr_cnt: number;
   /** The authorization code that was exchanged. */
   code: string;
+  /**
+   * The cuid of the slot behind `content_address` (Slotgate extension, issue 16): the first cuid the
+   * client registered. Absent when the client registered none (then `content_address` is the user's
+   * C_SALT wallet and `tr_cnt` is 0).
+   */
+  cu_id?: string;
+  /** The number of that slot within `cu_id` (present exactly when `cu_id` is). */
+  meta_idx?: number;
   /** For clients registered with the `refresh_token` grant: the refresh token (server-side refresh, spec 9). */
   refresh_token?: string;
 }

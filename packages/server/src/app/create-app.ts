@@ -6,6 +6,7 @@ import { contentTokenRoutes } from "../content-tokens/routes.js";
 import { devOperatorRoutes } from "../dev-operator/routes.js";
 import { pinRoutes } from "../pin/routes.js";
 import { slotExchangeRoutes } from "../slot-exchange/routes.js";
+import { slotRoutes } from "../slots/routes.js";
 import { transferRoutes } from "../transfer/routes.js";
 import type { ServerConfig } from "../config/config.js";
 import { createLogger, type Logger } from "../config/logger.js";
@@ -153,6 +154,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   app.use(transferRoutes(services));
   app.use(contentTokenRoutes(services));
   app.use(slotExchangeRoutes(services));
+  app.use(slotRoutes(services));
   app.use(chainInfoRoutes(services));
   if (services.chain?.devOperator) app.use(devOperatorRoutes(services));
   app.use(discoveryRoutes(services));

@@ -144,6 +144,11 @@ export interface RateLimitConfig {
   /** `RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE`: the same endpoints, one budget per account (the bearer token's user). @default 10 */
   pinPerAccountPerMinute: number;
   /**
+   * `RATE_LIMIT_SLOTS_PER_ACCOUNT_PER_MINUTE`: opening (`POST /v1/slots`, each one a platform chain write)
+   * and activating (`POST /v1/slots/activate`) slots, one budget per account (the bearer token's user). @default 10
+   */
+  slotsPerAccountPerMinute: number;
+  /**
    * `PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT`: PIN requests of one account in flight at once (each runs a
    * 100,000-round PBKDF2); one more is answered 429 rate_limited instead of queued. Applies whether or not
    * `RATE_LIMIT` is on. @default 2
@@ -248,6 +253,7 @@ export function loadConfig(env: Env = process.env): ServerConfig {
       statusPerMinute: int(env, "RATE_LIMIT_STATUS_PER_MINUTE", 6000, 1, 100_000_000),
       pinPerMinute: int(env, "RATE_LIMIT_PIN_PER_MINUTE", 60, 1, 100_000_000),
       pinPerAccountPerMinute: int(env, "RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE", 10, 1, 1_000_000),
+      slotsPerAccountPerMinute: int(env, "RATE_LIMIT_SLOTS_PER_ACCOUNT_PER_MINUTE", 10, 1, 1_000_000),
       pinConcurrentPerAccount: int(env, "PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT", 2, 1, 100),
       pinRefusalDelayMs: int(env, "RATE_LIMIT_PIN_REFUSAL_DELAY_MS", 1000, 0, 60_000),
       redisPrefix: redisPrefix(env),

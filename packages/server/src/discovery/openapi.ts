@@ -29,6 +29,8 @@ interface Op {
    * pending write to follow at `GET /v1/chain/writes/{write_id}`.
    */
   write?: boolean;
+  /** Answers 201 Created (not 200) on success. */
+  created?: boolean;
   errors: string[];
 }
 
@@ -104,6 +106,10 @@ export function buildOpenApi(issuer: string) {
     { method: "post", path: PATHS.pinRecover, summary: "Recovery step 2: new owner key once the emailed code (recovery_id, code) proves the mailbox (spec 4.10 rule 8)", bearer: true, request: schemas.pinRecoverWithCodeSchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "identity_not_verified", "otp_invalid", "otp_expired", "otp_locked", "wallet_not_found", "rate_limited", "service_unavailable"] },
     { method: "post", path: PATHS.tokenTransfer, write: true, summary: "Sponsored ERC-20 transfer from the bearer user's wallet (spec 4.5)", bearer: true, request: schemas.tokenTransferSchema, errors: ["invalid_request", "invalid_token", "not_owner", "pin_invalid", "pin_locked", "chain_reverted", "sponsorship_refused", "service_unavailable"] },
     { method: "post", path: PATHS.exchangeTokenOwner, write: true, summary: "Slot ownership transfer; plus pin_hash, key_share_user of from_uuid (spec 4.9)", bearer: true, request: schemas.exchangeTokenOwnerSchema, errors: ["invalid_request", "invalid_token", "token_user_mismatch", "not_owner", "pin_invalid", "replayed_message", "service_unavailable"] },
+    { method: "get", path: PATHS.slots, summary: "The bearer user's slots of a cuid: slot wallet, owner and tr_cnt from the chain, active or sleeping", bearer: true, query: schemas.slotListQuerySchema, response: schemas.slotListResponseSchema, errors: ["invalid_request", "invalid_token", "service_unavailable"] },
+    { method: "post", path: PATHS.slots, created: true, summary: "Open another slot of a cuid for the bearer user (201); it sleeps unless the user has no active slot of the cuid; its on-chain registration is queued", bearer: true, request: schemas.slotOpenSchema, response: schemas.slotResponseSchema, errors: ["invalid_request", "invalid_token", "provider_not_registered", "rate_limited", "service_unavailable"] },
+    { method: "post", path: PATHS.slotActivate, summary: "Make one of the bearer user's slots of a cuid the active one (the previous one sleeps); only while logged out at the game that registered the cuid (spec 3.1 rule 2)", bearer: true, request: schemas.slotActivateSchema, response: schemas.slotActivateResponseSchema, errors: ["invalid_request", "invalid_token", "logout_required", "not_owner", "slot_not_found", "rate_limited", "service_unavailable"] },
+    { method: "get", path: PATHS.slot.replace(":cu_id", "{cu_id}").replace(":meta_idx", "{meta_idx}"), summary: "One slot read from the chain: slot wallet, owner, tr_cnt, balance and used_balances (public)", response: schemas.slotResponseSchema, errors: ["invalid_request", "slot_not_found", "service_unavailable"] },
     { method: "post", path: PATHS.initPermissionProvider, write: true, summary: "Register a provider cuid; the first answers the AES key and IV (spec 4.7)", basic: true, request: schemas.initPermissionProviderSchema, errors: ["invalid_request", "invalid_client", "token_user_mismatch", "cuid_taken"] },
     { method: "post", path: PATHS.userBuyContentToken, write: true, summary: "Buy content tokens for a user's slot (15 % / 85 %)", basic: true, request: schemas.userBuyContentTokenSchema, response: schemas.userBuyContentTokenResponseSchema, errors: ["invalid_request", "invalid_client", "token_user_mismatch", "provider_not_registered", "slot_not_found", "insufficient_allowance", "insufficient_balance"] },
     { method: "post", path: PATHS.increaseUsedContentToken, write: true, summary: "Record spending: AES-256-CTR encrypted payload (spec 4.7, 4.8)", basic: true, request: schemas.increaseUsedContentTokenSchema, errors: ["invalid_request", "invalid_client", "invalid_encrypted_message", "encrypted_message_mismatch", "insufficient_balance", "replayed_message", "stale_message"] },
@@ -131,7 +137,7 @@ export function buildOpenApi(issuer: string) {
       if (op.form) requestContent["application/x-www-form-urlencoded"] = { schema: json(op.request, "input") };
     }
     const responses: Record<string, unknown> = {
-      "200": op.response ? { description: "OK", content: { "application/json": { schema: json(op.response, "output") } } } : { description: "OK" },
+      [op.created ? "201" : "200"]: op.response ? { description: op.created ? "Created" : "OK", content: { "application/json": { schema: json(op.response, "output") } } } : { description: "OK" },
     };
     if (op.write) responses["202"] = acceptedResponse;
     for (const code of op.write ? [...op.errors, ...WRITE_ERRORS] : op.errors) {

@@ -2,7 +2,7 @@ import { GRANT_TYPES, type MetaAuthorizeResponse, type MetaGetTokenResponse } fr
 import { metaAuthorizeQuerySchema, metaGetTokenSchema } from "@slotgate/protocol/schemas";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../app/services.js";
-import { contentAddressOf } from "../token/content-address.js";
+import { contentSlotOf } from "../token/content-address.js";
 import { jsonBody } from "../http/body.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { rateLimit } from "../http/rate-limit.js";
@@ -57,6 +57,7 @@ export function oauthMetaRoutes(services: Services): Router {
         refresh: client.grant_types.includes(GRANT_TYPES.refreshToken),
       });
       const user = await findEndUserById(services.db, result.userId);
+      const slot = await contentSlotOf(services, result.userId, client);
       const answer: MetaGetTokenResponse = {
         success: true,
         id: result.userId,
@@ -64,10 +65,11 @@ export function oauthMetaRoutes(services: Services): Router {
         token_type: "Bearer",
         expires_in: result.expiresIn,
         // Slot info always carries the field (spec 2.3); empty without a blockchain address to give.
-        content_address: (await contentAddressOf(services, result.userId, client)) ?? "",
+        content_address: slot?.content_address ?? "",
         token_nickname: user?.nickname ?? "",
-        tr_cnt: 0,
+        tr_cnt: slot?.tr_cnt ?? 0,
         code: body.code,
+        ...(slot?.cu_id === undefined ? {} : { cu_id: slot.cu_id, meta_idx: slot.meta_idx }),
         ...(result.refreshToken ? { refresh_token: result.refreshToken } : {}),
       };
       res.setHeader("Cache-Control", "no-store");

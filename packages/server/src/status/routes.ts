@@ -10,6 +10,7 @@ import { parseInput } from "../http/validate.js";
 import { type BearerClaims, bearerFrom } from "../keys/tokens.js";
 import { getLoginStatus } from "../storage/login-status.js";
 import { endRefreshFamily } from "../token/refresh-tokens.js";
+import { settleTransferHold, transferInProgress } from "./listing-lock.js";
 import { StatusBatcher } from "./status-batcher.js";
 
 const MARKETPLACE_MAX_ATTEMPTS = 15;
@@ -69,7 +70,12 @@ export function statusRoutes(services: Services): Router {
     const claims = await bearer(req);
     const body = parseInput(statusUpdateSchema, req.body);
     requireOwner(claims, body.user_id, body.client_id);
-    const updatedAt = await statuses.set({ userId: body.user_id, clientId: body.client_id, status });
+    const change = { userId: body.user_id, clientId: body.client_id, status };
+    let write = await statuses.set(change);
+    // The listing lock: a login meets the hold of a sale in flight. Ended when that sale settled, else 409.
+    if (!write.stored && (await settleTransferHold(services, change, write.hold))) write = await statuses.set(change);
+    if (!write.stored) throw transferInProgress(write.hold.until);
+    const updatedAt = write.at;
     // Logout ends the refresh-token family; the access token in hand stays valid until it expires (status check after logout).
     if (status === "logged_out" && claims.sid) await endRefreshFamily(services, claims.sid, "logout", false);
     services.outbox.kick();

@@ -6,7 +6,7 @@ import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
  *
  * @example
  * ```ts
- * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6, 7, 8, 9]
+ * SERVER_MIGRATIONS.migrations.map((m) => m.version); // [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
  * ```
  */
 export const SERVER_MIGRATIONS: MigrationSet = {
@@ -257,6 +257,18 @@ UPDATE outbox SET target_url = regexp_replace(target_url, '([?&])code=[^&#]*&?',
   WHERE topic = 'oauth_meta.callback' AND (delivered_at IS NOT NULL OR failed_at IS NOT NULL) AND target_url ~ '[?&]code=';
 `,
   },
+  {
+    version: 10,
+    name: "transfer hold on the login-status row (the listing lock)",
+    // docs/decisions/marketplace.md: while a sale of the user's slot is being written to the chain the
+    // row carries a hold (until when, and which sale: "hold:<uuid>" or "write:<write_id>"); a status
+    // login of that (user, client) is refused while it stands. On the row itself, not another table:
+    // PostgreSQL READ COMMITTED re-checks a conflicting UPDATE's WHERE against this row's newest version.
+    sql: `
+ALTER TABLE login_status ADD COLUMN transfer_hold_until TIMESTAMPTZ;
+ALTER TABLE login_status ADD COLUMN transfer_hold_ref TEXT;
+`,
+  },
   ],
 };
 
@@ -265,7 +277,7 @@ UPDATE outbox SET target_url = regexp_replace(target_url, '([?&])code=[^&#]*&?',
  *
  * @example
  * ```ts
- * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 8, 9] on a fresh database, [] afterwards
+ * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] on a fresh database, [] afterwards
  * ```
  */
 export function migrateServer(db: Database): Promise<number[]> {

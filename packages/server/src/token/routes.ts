@@ -2,7 +2,7 @@ import { GRANT_TYPES, LIMITS, type TokenResponse } from "@slotgate/protocol";
 import { deviceTokenRequestSchema, refreshTokenRequestSchema, tokenRequestSchema } from "@slotgate/protocol/schemas";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../app/services.js";
-import { contentAddressOf } from "./content-address.js";
+import { contentSlotOf } from "./content-address.js";
 import { formOrJsonBody, isPlainObject } from "../http/body.js";
 import { SlotgateServerError } from "../http/errors.js";
 import { rateLimit } from "../http/rate-limit.js";
@@ -20,8 +20,8 @@ type TokenBody = Record<(typeof TOKEN_FIELDS)[number], string | undefined>;
 /** The answer of every grant: spec 2.2, with content_address for blockchain clients. */
 async function tokenAnswer(services: Services, client: ClientRow, result: { userId: string; accessToken: string; expiresIn: number; refreshToken?: string | undefined }): Promise<TokenResponse> {
   const answer: TokenResponse = { success: true, access_token: result.accessToken, token_type: "Bearer", expires_in: result.expiresIn, user_id: result.userId };
-  const contentAddress = await contentAddressOf(services, result.userId, client);
-  if (contentAddress !== undefined) answer.content_address = contentAddress;
+  const slot = await contentSlotOf(services, result.userId, client);
+  if (slot !== undefined) answer.content_address = slot.content_address;
   if (result.refreshToken) answer.refresh_token = result.refreshToken;
   return answer;
 }

@@ -83,6 +83,20 @@ describe("HTTP server -> gRPC chain service", () => {
     expect((await chainDb.query("SELECT tx_hash FROM cs_slot_exchange_states WHERE from_uuid = $1", [from.userId])).length, "the chain service records the state token").toBe(1);
   });
 
+  it("slots across gRPC: the code exchange answers the active slot; opening and activating (user calls) carry the front's caller assertion", async () => {
+    const client = await registerClient(server.url, { blockchain: true });
+    const cuid = `grpc-slots-${Date.now()}`;
+    expect((await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 5, owner_addr: `0x${"cd".repeat(20)}` })).status).toBe(200);
+    const user = await newUser(server, client);
+    const listed = await call(server.url, "GET", `/v1/slots?cu_id=${cuid}`, { token: user.token });
+    expect((listed.json["slots"] as Array<{ slot: string; state: string }>).map((s) => [s.slot, s.state])).toEqual([[user.contentAddress, "active"]]);
+    const opened = await call(server.url, "POST", "/v1/slots", { token: user.token, body: { cu_id: cuid } });
+    expect(opened.status, JSON.stringify(opened.json)).toBe(201);
+    const metaIdx = (opened.json["slot"] as { meta_idx: number }).meta_idx;
+    const active = await call(server.url, "POST", "/v1/slots/activate", { token: user.token, body: { cu_id: cuid, meta_idx: metaIdx } });
+    expect([active.status, (active.json["active"] as { state?: string } | undefined)?.state], JSON.stringify(active.json)).toEqual([200, "active"]);
+  });
+
   it("the HTTP request's id reaches the chain-service process in the gRPC metadata: its log lines and the write carry it", async () => {
     const client = await registerClient(server.url, { blockchain: true });
     const user = await newUser(server, client);

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { type Logger, type ServerConfig, createKeyStore, generateSigningKey, loadConfig, migrateServer, type RunningServer, startServer } from "../../src/index.js";
+import type { ChainHandle } from "../../src/chain/start-chain.js";
 import type { PrivateJwk } from "../../src/keys/key-store.js";
 import { readMailbox, waitForMailedCode } from "../../src/testing/index.js";
 import { type SmtpSink, startSmtpSink } from "./smtp.js";
@@ -91,6 +92,8 @@ export async function startTestServer(
      * behind a load balancer do. Close this one first: the first server owns the database.
      */
     shareDatabaseOf?: TestServer;
+    /** The chain service handle to serve with (a test double at the ChainService boundary) instead of `CHAIN`'s. */
+    chain?: ChainHandle;
   } = {},
 ): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "sg-test-server-"));
@@ -119,7 +122,7 @@ export async function startTestServer(
     : await openTestDatabase();
   await migrateServer(db);
   const keyStore = await createKeyStore(keys ?? [await generateSigningKey()]);
-  const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT, ...(options.log ? { log: options.log } : {}) });
+  const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT, ...(options.log ? { log: options.log } : {}), ...(options.chain ? { chain: options.chain } : {}) });
   mailboxes.set(running.url, mail);
   return {
     ...running,

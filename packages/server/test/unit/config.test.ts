@@ -6,7 +6,7 @@ describe("loadConfig", () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: null, publicUrl: null, seedDemo: true, logLevel: "info" });
     expect(c.dataDir).toMatch(/\.slotgate-data$/);
-    expect(c.rateLimit).toEqual({ enabled: true, signInPerMinute: 60, tokenPerMinute: 6000, statusPerMinute: 6000, pinPerMinute: 60, pinPerAccountPerMinute: 10, pinConcurrentPerAccount: 2, pinRefusalDelayMs: 1000, redisPrefix: "slotgate:rl:" });
+    expect(c.rateLimit).toEqual({ enabled: true, signInPerMinute: 60, tokenPerMinute: 6000, statusPerMinute: 6000, pinPerMinute: 60, pinPerAccountPerMinute: 10, slotsPerAccountPerMinute: 10, pinConcurrentPerAccount: 2, pinRefusalDelayMs: 1000, redisPrefix: "slotgate:rl:" });
     expect(c.signInBackoff).toEqual({ freeFailures: 5, lockAfterFailures: 10, lockSeconds: 900 });
     expect(c).toMatchObject({ metricsToken: null, redisUrl: null });
   });

@@ -325,6 +325,7 @@ startChild("demo", webMain, {
   SLOTGATE_CLIENT_ID: client.client_id,
   SLOTGATE_CLIENT_SECRET: client.client_secret,
   DEMO_CUID: seeded.cuid,
+  MARKETPLACE_PUBLIC_URL: MARKET,
   ...(seeded.spendKey ? { SLOTGATE_AES_KEY: seeded.spendKey.key, SLOTGATE_AES_IV: seeded.spendKey.iv } : {}),
 });
 await waitForHealth(`${WEB}/healthz`, "the demo web app");

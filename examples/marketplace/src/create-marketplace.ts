@@ -93,7 +93,7 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     next();
   });
   app.use("/api", json({ limit: "16kb" }));
-  app.use("/api", sessionRoutes({ slotgate, sessions, db, api, sealer }));
+  app.use("/api", sessionRoutes({ slotgate, sessions, db, api, sealer, games: config.games }));
   app.use("/api", marketRoutes({ db, api, sealer, sessions, games: config.games }));
   app.use("/api", (_req, res) => {
     res.status(404).json({ error: "not_found", message: "Unknown marketplace API route." });

@@ -52,6 +52,6 @@ describe("the marketplace app", () => {
     const bad = await post("/api/session", { headers: { "content-type": "application/json" }, body: "{not json" });
     expect(bad.status).toBe(400);
     expect((await fetch(`${market.origin}/api/nope`)).status).toBe(404);
-    expect(await (await fetch(`${market.origin}/api/session`)).json()).toEqual({ user: null, pin_registered: false, pin_salt: null });
+    expect(await (await fetch(`${market.origin}/api/session`)).json()).toEqual({ user: null, pin_registered: false, pin_salt: null, game_status: {} });
   });
 });

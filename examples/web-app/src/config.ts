@@ -16,6 +16,8 @@ export interface DemoConfig {
   cuid: string;
   /** `SLOTGATE_AES_KEY` / `SLOTGATE_AES_IV`: the client's spend key (hex), from its first provider registration. */
   spendKey: { key: string; iv: string } | null;
+  /** `MARKETPLACE_PUBLIC_URL`: the marketplace where logged-out players sell slots (the page links to it). @default null */
+  marketplaceUrl: string | null;
 }
 
 /** Raised for a missing or malformed variable; the message names the variable, never its value. */
@@ -27,6 +29,12 @@ function required(env: Record<string, string | undefined>, name: string): string
   const value = env[name];
   if (!value || value.trim() === "") throw new DemoConfigError(`${name} is required (run the demo with \`npm start\` at the repository root, which sets it)`);
   return value.trim();
+}
+
+function marketplaceUrl(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === "") return null;
+  if (!/^https?:\/\/[^\s]+$/.test(value.trim())) throw new DemoConfigError("MARKETPLACE_PUBLIC_URL must be an http(s) URL");
+  return value.trim().replace(/\/+$/, "");
 }
 
 /**
@@ -59,5 +67,6 @@ export function loadDemoConfig(env: Record<string, string | undefined>): DemoCon
     publicUrl: (env["PUBLIC_URL"] ?? `http://${host}:${port}`).replace(/\/+$/, ""),
     cuid,
     spendKey: key && iv ? { key, iv } : null,
+    marketplaceUrl: marketplaceUrl(env["MARKETPLACE_PUBLIC_URL"]),
   };
 }

@@ -4,6 +4,7 @@ import { ContentTokenClient, SlotgateBackend } from "@slotgate/backend-sdk";
 import express, { type Express } from "express";
 import type { DemoConfig } from "./config.js";
 import { sessionRoutes } from "./routes/session-routes.js";
+import { slotRoutes } from "./routes/slot-routes.js";
 import { tokenRoutes } from "./routes/token-routes.js";
 import { SessionStore } from "./sessions.js";
 
@@ -63,9 +64,11 @@ export function createDemoApp(config: DemoConfig): DemoApp {
       redirectUri: config.publicUrl + POPUP_REDIRECT_PATH,
       cuid: config.cuid,
       spendKeyConfigured: config.spendKey !== null,
+      marketplaceUrl: config.marketplaceUrl,
     });
   });
   app.use("/api/tokens", tokenRoutes(config, tokens, sessions));
+  app.use("/api/slots", slotRoutes(config, slotgate, sessions));
   app.use("/api", sessionRoutes(slotgate, sessions));
   app.use("/api", (_req, res) => {
     res.status(404).json({ error: "not_found", message: "Unknown demo API route." });

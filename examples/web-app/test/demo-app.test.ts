@@ -37,6 +37,7 @@ describe("loadDemoConfig", () => {
       publicUrl: "http://127.0.0.1:3000",
       cuid: "slotgate-demo",
       spendKey: null,
+      marketplaceUrl: null,
     });
   });
 });

@@ -12,6 +12,7 @@ interface SessionView {
   user: { user_id: string; nickname: string } | null;
   pin_registered: boolean;
   pin_salt: string | null;
+  game_status?: Record<string, "logged_in" | "logged_out">;
 }
 interface Slot {
   cuid: string;
@@ -91,6 +92,10 @@ async function loadSession(): Promise<void> {
   session = await api<SessionView>("GET", "/api/session");
   const signedIn = session.user !== null;
   $("#whoami").textContent = signedIn ? `Signed in as ${session.user!.nickname} (user ${session.user!.user_id}).` : "Not signed in.";
+  const games = Object.entries(session.game_status ?? {});
+  const status = $("#game-status");
+  status.textContent = games.map(([cuid, s]) => `${cuid}: ${s === "logged_in" ? "playing (logged in)" : "logged out"}`).join(", ");
+  status.dataset["status"] = games.some(([, s]) => s === "logged_in") ? "logged_in" : games.length > 0 ? "logged_out" : "";
   $("#login").hidden = signedIn;
   $("#logout").hidden = !signedIn;
   $("#pin-section").hidden = !signedIn || session.pin_registered;

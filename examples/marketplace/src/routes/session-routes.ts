@@ -6,6 +6,7 @@ import type { Sealer } from "../sealing.js";
 import type { SessionStore, SignedIn } from "../sessions.js";
 import type { SlotgateApi } from "../slotgate-api.js";
 import { pinSaltOf, saveCredentials } from "../storage/credentials.js";
+import { type SellerStatus, sellerStatus } from "../storage/seller-status.js";
 
 const HEX64 = /^[0-9a-f]{64}$/;
 
@@ -25,7 +26,14 @@ export function requireUser(sessions: SessionStore, req: Parameters<SessionStore
  * app.use("/api", sessionRoutes({ slotgate, sessions, db, api, sealer }));
  * ```
  */
-export function sessionRoutes(deps: { slotgate: SlotgateBackend; sessions: SessionStore; db: Database; api: SlotgateApi; sealer: Sealer }): Router {
+export function sessionRoutes(deps: {
+  slotgate: SlotgateBackend;
+  sessions: SessionStore;
+  db: Database;
+  api: SlotgateApi;
+  sealer: Sealer;
+  games: ReadonlyMap<string, string>;
+}): Router {
   const router = createRouter();
 
   router.post("/session", async (req, res) => {
@@ -44,7 +52,10 @@ export function sessionRoutes(deps: { slotgate: SlotgateBackend; sessions: Sessi
     try {
       const who = deps.sessions.current(req);
       const pinSalt = who ? await pinSaltOf(deps.db, who.userId) : null;
-      res.json({ user: who ? { user_id: who.userId, nickname: who.nickname } : null, pin_registered: pinSalt !== null, pin_salt: pinSalt });
+      // This marketplace's own view (fed by the webhooks) of the user at each game, by cuid.
+      const gameStatus: Record<string, SellerStatus> = {};
+      if (who) for (const [cuid, clientId] of deps.games) gameStatus[cuid] = await sellerStatus(deps.db, who.userId, clientId);
+      res.json({ user: who ? { user_id: who.userId, nickname: who.nickname } : null, pin_registered: pinSalt !== null, pin_salt: pinSalt, game_status: gameStatus });
     } catch (err) {
       sendError(res, err);
     }

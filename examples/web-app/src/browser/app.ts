@@ -7,6 +7,7 @@ interface PublicConfig {
   redirectUri: string;
   cuid: string;
   spendKeyConfigured: boolean;
+  marketplaceUrl: string | null;
 }
 
 const $ = <T extends HTMLElement>(selector: string): T => {
@@ -56,6 +57,9 @@ function shortJwt(jwt: string): string {
 async function main(): Promise<void> {
   const config = (await api("GET", "/api/config")) as PublicConfig;
   $("#config").textContent = `Service ${config.slotgateUrl} · client ${config.clientId} · cuid ${config.cuid}`;
+  const market = $<HTMLAnchorElement>("#market-link");
+  if (config.marketplaceUrl) market.href = `${config.marketplaceUrl}/`;
+  else market.removeAttribute("href");
   const slotgate = new Slotgate({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.redirectUri });
 
   // login() must run inside the click handler, or the browser blocks the popup.
@@ -64,7 +68,7 @@ async function main(): Promise<void> {
       const { jwt } = await slotgate.login();
       const { slot } = (await api("POST", "/api/session", { jwt })) as { slot: unknown };
       return { popup_jwt: shortJwt(jwt), slot_info_from_backend: slot };
-    }).then((ok) => ok && enable("status-login", "buy", "spend", "balance", "logout"));
+    }).then((ok) => ok && enable("status-login", "buy", "spend", "balance", "logout", "slots", "slot-open", "slot-activate"));
   });
   $("#status-login").addEventListener("click", () => void step("status", () => api("POST", "/api/status/login")));
   $("#buy").addEventListener("click", () => void step("buy", () => api("POST", "/api/tokens/buy", { amount: $<HTMLInputElement>("#buy-amount").value.trim() })));
@@ -78,6 +82,9 @@ async function main(): Promise<void> {
     }).then((ok) => ok && enable("release"));
   });
   $("#release").addEventListener("click", () => void step("release", () => api("POST", "/api/tokens/release")));
+  $("#slots").addEventListener("click", () => void step("slots", () => api("GET", "/api/slots")));
+  $("#slot-open").addEventListener("click", () => void step("slots", () => api("POST", "/api/slots")));
+  $("#slot-activate").addEventListener("click", () => void step("slots", () => api("POST", "/api/slots/activate", { meta_idx: $<HTMLInputElement>("#slot-index").value.trim() })));
   document.body.dataset["ready"] = "true";
 }
 

@@ -157,7 +157,8 @@ async function runCase(commands: Command[], locked: boolean): Promise<string[]> 
         break;
       case "buy": {
         if (!view.listed) break;
-        const state = `p${(states += 1)}`;
+        states += 1;
+        const state = `p${states}`;
         const arrived = new Promise<ExchangeCall>((resolve) => arrivals.set(state, resolve));
         const base = locked ? rig.servers[cmd.instance].url : unlockedUrls[cmd.instance]!;
         const answered = call(base, "POST", PATHS.exchangeTokenOwner, {

@@ -48,8 +48,9 @@ export default defineConfig(async () => {
           : [
               { test: { name: "postgres", include: integration, env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url }, testTimeout: 30_000, hookTimeout: 60_000 } },
               // Three slotgate-server processes on one PostgreSQL schema against one Anvil node, with a killed
-              // instance and a paused chain (issue 14's fault test).
-              { test: { name: "fault", include: ["test/fault/**/*.test.ts"], env: { SLOTGATE_TEST_PG_URL: url }, testTimeout: 300_000, hookTimeout: 600_000 } },
+              // instance and a paused chain (issue 14's fault test); the listing lock's property test (two
+              // instances on one PostgreSQL schema, 10,000 cases with CI=true).
+              { test: { name: "fault", include: ["test/fault/**/*.test.ts"], env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url }, testTimeout: 300_000, hookTimeout: 600_000 } },
             ]),
       ],
     },

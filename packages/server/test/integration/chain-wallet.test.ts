@@ -161,6 +161,25 @@ describe("POST /idex-platform/exchange_token_owner", () => {
     expect([retry.status, retry.json["error"]]).toEqual([403, "token_user_mismatch"]);
   });
 
+  it("the listing lock on the real chain: a seller logged in at the cuid's game is refused 409 logout_required and the slot stays; after logout the sale lands and the hold is gone", async () => {
+    const slot = await postBasic(server, client, "/v1/dev/register_slot", { client_id: client.client_id, cuid, meta_idx: 4, user_id: alice.userId });
+    expect(slot.status).toBe(200);
+    const status = { user_id: alice.userId, client_id: client.client_id };
+    expect((await post("/v1/oauth/status/login", status, alice.token)).status).toBe(200);
+    const body = { state: "exchange-state-lock", cu_id: cuid, from_uuid: alice.userId, to_uuid: bob.userId, meta_idx: 4, ...alicePin, key_share_user: aliceShare };
+    const refused = await post("/idex-platform/exchange_token_owner", body, alice.token);
+    expect([refused.status, refused.json["error"]]).toEqual([409, "logout_required"]);
+    expect(await chainOf(server).slotOwner(cuid, 4)).toBe(aliceWallet);
+    expect((await post("/v1/oauth/status/logout", status, alice.token)).status).toBe(200);
+    const sold = await post("/idex-platform/exchange_token_owner", body, alice.token);
+    expect(sold.status, sold.text).toBe(200);
+    expect(await chainOf(server).slotOwner(cuid, 4)).toBe(await chainOf(server).walletAddressFor(bob.uuid));
+    const [row] = await server.sql<{ status: string; transfer_hold_until: Date | null }>("SELECT status, transfer_hold_until FROM login_status WHERE user_id = $1 AND client_id = $2", [alice.userId, client.client_id]);
+    expect(row).toEqual({ status: "logged_out", transfer_hold_until: null });
+    expect((await post("/v1/oauth/status/login", status, alice.token)).status).toBe(200);
+    expect((await post("/v1/oauth/status/logout", status, alice.token)).status).toBe(200);
+  });
+
   it("bad input: 4xx with a stable code, nothing recorded, the slot stays where it is", async () => {
     const owner = await chainOf(server).slotOwner(cuid, 3);
     const before = await chainSnapshot(server);

@@ -72,10 +72,11 @@ export async function startLockRig(): Promise<LockRig> {
     login: status("/v1/oauth/status/login"),
     logout: status("/v1/oauth/status/logout"),
     sell(instance, seller, buyer, state) {
+      states += 1;
       return call(servers[instance].url, "POST", "/idex-platform/exchange_token_owner", {
         token: seller.tokens[instance],
         body: {
-          state: state ?? `sale-${(states += 1)}-${randomBytes(4).toString("hex")}`,
+          state: state ?? `sale-${states}-${randomBytes(4).toString("hex")}`,
           cu_id: cuid,
           from_uuid: seller.userId,
           to_uuid: buyer.userId,

@@ -7,8 +7,10 @@ import { waitForMailedCode } from "@slotgate/server/testing";
 import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-// Drives the demo that `npm start` serves, from popup sign-up to release, in headless Chromium, and
-// saves a screenshot per step (test-results/screenshots; docs/images with SLOTGATE_UPDATE_SCREENSHOTS=1).
+// Drives what `npm start` serves in headless Chromium — the demo from popup sign-up to release, several
+// slots per player, and the marketplace loop (list while logged out, a second player buys, the seller hands
+// the slot over with the PIN, the buyer plays it with its record) — before and after a restart of the whole
+// stack, and saves a screenshot per step (test-results/screenshots; docs/images with SLOTGATE_UPDATE_SCREENSHOTS=1).
 
 const repo = resolve(import.meta.dirname, "../../..");
 const shots = process.env["SLOTGATE_UPDATE_SCREENSHOTS"] === "1" ? join(repo, "docs/images") : join(import.meta.dirname, "../test-results/screenshots");
@@ -28,16 +30,17 @@ let start: ChildProcess;
 let dataDir: string;
 let service: string;
 let web: string;
+let market: string;
 let slotAddress = "";
 let browser: Browser;
 let context: BrowserContext;
 let page: Page;
 
 /** Runs scripts/start.mjs (what `npm start` runs after building) and waits for its banner. */
-async function bootDemo(port: number, webPort: number): Promise<void> {
+async function bootDemo(port: number, webPort: number, marketPort: number): Promise<void> {
   start = spawn(process.execPath, [join(repo, "scripts/start.mjs")], {
     // ANVIL_PORT=0: the development chain on a free port (a developer's own chain may hold 8545).
-    env: { ...process.env, PORT: String(port), WEB_PORT: String(webPort), LOCAL_IDP_PORT: String(idpPort), SLOTGATE_DATA_DIR: dataDir, RATE_LIMIT: "off", ANVIL_PORT: "0" },
+    env: { ...process.env, PORT: String(port), WEB_PORT: String(webPort), MARKET_PORT: String(marketPort), LOCAL_IDP_PORT: String(idpPort), SLOTGATE_DATA_DIR: dataDir, RATE_LIMIT: "off", ANVIL_PORT: "0" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -54,7 +57,7 @@ async function bootDemo(port: number, webPort: number): Promise<void> {
   });
 }
 
-let ports: [number, number];
+let ports: [number, number, number];
 let idpPort: number;
 
 /**
@@ -73,14 +76,15 @@ async function authenticatorOn(target: Page, credentials: unknown[] = []): Promi
 const passkeys: unknown[] = [];
 
 beforeAll(async () => {
-  ports = [await freePort(), await freePort()];
+  ports = [await freePort(), await freePort(), await freePort()];
   idpPort = await freePort();
-  const [port, webPort] = ports;
+  const [port, webPort, marketPort] = ports;
   service = `http://localhost:${port}`;
   web = `http://127.0.0.1:${webPort}`;
+  market = `http://127.0.0.1:${marketPort}`;
   dataDir = mkdtempSync(join(tmpdir(), "slotgate-demo-e2e-"));
   mkdirSync(shots, { recursive: true });
-  await bootDemo(port, webPort);
+  await bootDemo(port, webPort, marketPort);
 
   browser = await chromium.launch({
     executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
@@ -126,8 +130,158 @@ function expectOk(result: { state: string; out: string }): Record<string, Record
   return JSON.parse(result.out) as Record<string, Record<string, unknown>>;
 }
 
+
+const CUID = "slotgate-demo";
+
+/** A slot as the demo's `/api/slots` routes answer it (the service's SlotView). */
+interface SlotRow {
+  cuid: string;
+  meta_idx: number;
+  slot: string;
+  state: string;
+  tr_cnt: number;
+}
+const PIN = "135790";
+
+interface Account {
+  email: string;
+  password: string;
+}
+
+/** Opens a Slotgate popup by clicking `button` on `target` and signs in (or up, with the mailed code) with email and password. */
+async function popupSignIn(target: Page, button: string, who: Account, signUp = false): Promise<void> {
+  const [popup] = await Promise.all([target.context().waitForEvent("page"), target.click(button)]);
+  await popup.waitForSelector('input[name="email"]');
+  await popup.fill('input[name="email"]', who.email);
+  await popup.fill('input[name="password"]', who.password);
+  if (signUp) await popup.check('input[name="intent"][value="signup"]');
+  await popup.click('button[name="decision"][value="approve"]');
+  if (signUp) {
+    await popup.waitForSelector('input[name="otp"]');
+    await popup.fill('input[name="otp"]', await waitForMailedCode(dataDir, who.email));
+    await popup.click('button[name="decision"][value="approve"]');
+  }
+}
+
+/** Logs `who` in to the demo game on `target` and answers the slot info its back end got. */
+async function gameLogin(target: Page, who: Account): Promise<Record<string, unknown>> {
+  await popupSignIn(target, "#login", who);
+  await target.waitForSelector("#step-login:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
+  const out = (await target.textContent("#step-login .out")) ?? "";
+  expect(await target.getAttribute("#step-login", "data-state"), out).toBe("ok");
+  return (JSON.parse(out) as { slot_info_from_backend: Record<string, unknown> }).slot_info_from_backend;
+}
+
+/** Runs a demo step on another player's page (`runStep` drives the first player's). */
+async function stepOn(target: Page, step: string, button: string): Promise<{ state: string; out: string }> {
+  const previous = page;
+  page = target;
+  try {
+    return await runStep(step, button);
+  } finally {
+    page = previous;
+  }
+}
+
+/** Opens the marketplace in `context` and signs `who` in with the Slotgate popup. */
+async function marketSignIn(context: BrowserContext, who: Account, signUp = false): Promise<Page> {
+  const mp = await context.newPage();
+  await mp.goto(`${market}/`);
+  await mp.waitForSelector("body[data-ready=true]");
+  await popupSignIn(mp, "#login", who, signUp);
+  await mp.waitForFunction(() => document.querySelector("#whoami")?.textContent?.startsWith("Signed in"), undefined, { timeout: 45_000 });
+  return mp;
+}
+
+/** Clicks an action on a marketplace page and answers the message it shows (`data-kind` ok or error). */
+async function marketAction(mp: Page, selector: string): Promise<{ kind: string; text: string }> {
+  const before = (await mp.getAttribute("#message", "data-seq")) ?? "";
+  await mp.click(selector);
+  await mp.waitForFunction((seq) => (document.querySelector("#message")?.getAttribute("data-seq") ?? "") !== seq, before, { timeout: 60_000 });
+  return { kind: (await mp.getAttribute("#message", "data-kind")) ?? "", text: (await mp.textContent("#message")) ?? "" };
+}
+
+/** Waits until the marketplace's own view (fed by the service's signed webhooks) shows the signed-in user's game status. */
+async function marketSees(mp: Page, status: "logged_in" | "logged_out"): Promise<void> {
+  await expect
+    .poll(() => mp.evaluate(async () => ((await (await fetch("/api/session")).json()) as { game_status: Record<string, string> }).game_status), { timeout: 30_000, interval: 250 })
+    .toMatchObject({ [CUID]: status });
+  await mp.reload();
+  await mp.waitForSelector("body[data-ready=true]");
+}
+
+/** The marketplace's listing of a slot in a state (read from its JSON API, as the page does). */
+async function listingOf(mp: Page, metaIdx: number, state: string): Promise<string> {
+  const listings = await mp.evaluate(async () => ((await (await fetch("/api/listings")).json()) as { listings: Array<{ id: string; cuid: string; meta_idx: number; state: string }> }).listings);
+  const found = listings.find((l) => l.cuid === CUID && l.meta_idx === metaIdx && l.state === state);
+  expect(found, JSON.stringify(listings)).toBeDefined();
+  return found!.id;
+}
+
+/** A slot as the service's public read gives it (from the chain). */
+async function publicSlot(metaIdx: number): Promise<Record<string, unknown>> {
+  const res = await fetch(`${service}/v1/slots/${CUID}/${metaIdx}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { slot: Record<string, unknown> }).slot;
+}
+
+/** Waits until the slot's `buy_slot` registration landed on chain (opened slots are registered in the background). */
+async function registered(metaIdx: number): Promise<Record<string, unknown>> {
+  await expect.poll(async () => (await publicSlot(metaIdx))["registered"], { timeout: 60_000, interval: 500 }).toBe(true);
+  return publicSlot(metaIdx);
+}
+
+/**
+ * The marketplace loop between two players: `seller` lists slot `metaIdx` (refused while logged in at the game,
+ * accepted after logout), `buyer` commits, the seller confirms the hand-over with the PIN, and the chain shows the
+ * new owner with one more transfer while the slot's balance and used_balances stay.
+ */
+async function sale(args: { seller: { game: Page; market: Page }; buyer: { market: Page }; metaIdx: number; shots: string }): Promise<{ owner: string; tr_cnt: number }> {
+  const { seller, buyer, metaIdx } = args;
+  const before = await registered(metaIdx);
+  // Playing: the game recorded logged_in; the marketplace refuses the listing.
+  expectOk(await stepOn(seller.game, "status", "status-login"));
+  await marketSees(seller.market, "logged_in");
+  const refused = await marketAction(seller.market, `#list-${CUID}-${metaIdx}`);
+  expect(refused).toMatchObject({ kind: "error" });
+  expect(refused.text).toMatch(/log out of the game/i);
+  await shot(`${args.shots}-1-listing-refused`, seller.market);
+  // Logged out of the game: the listing is accepted.
+  expectOk(await stepOn(seller.game, "logout", "logout"));
+  await marketSees(seller.market, "logged_out");
+  expect(await marketAction(seller.market, `#list-${CUID}-${metaIdx}`)).toMatchObject({ kind: "ok" });
+  const id = await listingOf(seller.market, metaIdx, "listed");
+  await shot(`${args.shots}-2-listed`, seller.market);
+  // The buyer commits.
+  await buyer.market.reload();
+  await buyer.market.waitForSelector("body[data-ready=true]");
+  expect(await marketAction(buyer.market, `#buy-${id}`)).toMatchObject({ kind: "ok" });
+  await shot(`${args.shots}-3-bought`, buyer.market);
+  // The seller hands the slot over with the PIN: one UserOperation from the slot wallet.
+  await seller.market.reload();
+  await seller.market.waitForSelector("body[data-ready=true]");
+  await seller.market.fill("#pin", PIN);
+  expect(await marketAction(seller.market, `#confirm-${id}`)).toMatchObject({ kind: "ok" });
+  await seller.market.waitForSelector("#sale-result:not([hidden])");
+  const shown = { owner: (await seller.market.textContent("#sale-owner")) ?? "", tr_cnt: Number(await seller.market.textContent("#sale-tr-cnt")) };
+  await shot(`${args.shots}-4-handed-over`, seller.market);
+  const after = await publicSlot(metaIdx);
+  expect(after).toMatchObject({ slot: before["slot"], balance: before["balance"], used_balances: before["used_balances"], tr_cnt: Number(before["tr_cnt"]) + 1, owner: shown.owner });
+  expect(after["owner"]).not.toBe(before["owner"]);
+  expect(shown.tr_cnt).toBe(Number(before["tr_cnt"]) + 1);
+  return shown;
+}
+
 describe("the npm start demo, driven in headless Chromium", () => {
   const email = `player-${Date.now().toString(36)}@example.com`;
+  const seller: Account = { email, password: "correct horse battery" };
+  const buyer: Account = { email: `buyer-${Date.now().toString(36)}@example.com`, password: "another horse battery" };
+  let firstSlot = -1;
+  let secondSlot = { metaIdx: -1, address: "" };
+  let sellerMarket: Page;
+  let buyerContext: BrowserContext;
+  let buyerMarket: Page;
+  let buyerGame: Page;
 
   it("1. signs a new player up in the popup (with the emailed code), adds a passkey, and shows the slot info from the backend", async () => {
     await shot("demo-00-start");
@@ -190,6 +344,22 @@ describe("the npm start demo, driven in headless Chromium", () => {
     await shot("demo-06-balance");
   });
 
+  it("5b. a second slot: opened while playing, but switching to it is refused until logout", async () => {
+    const listed = expectOk(await runStep("slots", "slots")) as unknown as { slots: SlotRow[] };
+    expect(listed.slots).toHaveLength(1);
+    expect(listed.slots[0]).toMatchObject({ cuid: CUID, slot: slotAddress, state: "active", balance: "75", used_balances: "25", tr_cnt: 0 });
+    firstSlot = listed.slots[0]!.meta_idx;
+    const opened = (expectOk(await runStep("slots", "slot-open")) as unknown as { slot: SlotRow }).slot;
+    expect(opened).toMatchObject({ cuid: CUID, state: "sleeping", balance: "0", used_balances: "0", tr_cnt: 0 });
+    expect(opened.slot).not.toBe(slotAddress);
+    secondSlot = { metaIdx: opened.meta_idx, address: opened.slot };
+    await page.fill("#slot-index", String(secondSlot.metaIdx));
+    const refused = await runStep("slots", "slot-activate");
+    expect(refused.state).toBe("error");
+    expect(refused.out).toMatch(/^logout_required: /);
+    await shot("demo-06-slot-switch-refused");
+  });
+
   it("6. logs out: status logged_out, transfer enabled, JWT cleared in the browser", async () => {
     const body = expectOk(await runStep("logout", "logout")) as unknown as { logout: { transfer_enabled: boolean }; check: { status: string; transfer_enabled: boolean }; browser_logged_in: boolean };
     expect(body.logout.transfer_enabled).toBe(true);
@@ -204,6 +374,41 @@ describe("the npm start demo, driven in headless Chromium", () => {
     // release_per 50: floor(25 used * 15 % fee * 50 %) = 1
     expect(body["release"]).toMatchObject({ released_amount: "1" });
     await shot("demo-08-release");
+  });
+
+  it("7b. after logout the player switches to the second slot; the first one sleeps", async () => {
+    await page.fill("#slot-index", String(secondSlot.metaIdx));
+    const body = expectOk(await runStep("slots", "slot-activate")) as unknown as { active: SlotRow };
+    expect(body.active).toMatchObject({ meta_idx: secondSlot.metaIdx, slot: secondSlot.address, state: "active" });
+    const listed = expectOk(await runStep("slots", "slots")) as unknown as { slots: SlotRow[] };
+    expect(Object.fromEntries(listed.slots.map((row) => [row.meta_idx, row.state]))).toEqual({ [firstSlot]: "sleeping", [secondSlot.metaIdx]: "active" });
+    await shot("demo-09-slot-switched");
+  });
+
+  it("7c. marketplace: the first slot is listed (refused while playing, accepted after logout), a second player buys it, the seller hands it over with the PIN", async () => {
+    // Back in the game, the slot info names the active slot: the second one.
+    expect(await gameLogin(page, seller)).toMatchObject({ content_address: secondSlot.address, meta_idx: secondSlot.metaIdx, tr_cnt: 0 });
+    sellerMarket = await marketSignIn(context, seller);
+    await sellerMarket.fill("#new-pin", PIN);
+    expect(await marketAction(sellerMarket, "#pin-register")).toMatchObject({ kind: "ok" });
+    await shot("market-1-0-pin", sellerMarket);
+    buyerContext = await browser.newContext({ viewport: { width: 1000, height: 1400 } });
+    buyerMarket = await marketSignIn(buyerContext, buyer, true);
+    const handed = await sale({ seller: { game: page, market: sellerMarket }, buyer: { market: buyerMarket }, metaIdx: firstSlot, shots: "market-1" });
+    expect(handed.tr_cnt).toBe(1);
+  });
+
+  it("7d. the buyer logs in to the game and gets the slot with its record (same used_balances, tr_cnt 1); the seller no longer has it", async () => {
+    buyerGame = await buyerContext.newPage();
+    await buyerGame.goto(`${web}/`);
+    await buyerGame.waitForSelector("body[data-ready=true]");
+    expect(await gameLogin(buyerGame, buyer)).toMatchObject({ content_address: slotAddress, meta_idx: firstSlot, tr_cnt: 1 });
+    const balance = expectOk(await stepOn(buyerGame, "balance", "balance"))["balance"];
+    expect(balance).toMatchObject({ slot: slotAddress, balance: "75", used_balances: "25" });
+    await shot("market-1-5-buyer-plays", buyerGame);
+    const mine = expectOk(await runStep("slots", "slots")) as unknown as { slots: SlotRow[] };
+    expect(mine.slots.map((row) => row.slot)).toEqual([secondSlot.address]);
+    expect(await gameLogin(page, seller)).toMatchObject({ content_address: secondSlot.address });
   });
 
   it("8. a second npm start on the same data directory finds the same balances and continues the journey (sign in with the passkey alone)", async () => {
@@ -225,9 +430,30 @@ describe("the npm start demo, driven in headless Chromium", () => {
     expect(expectOk(await runStep("buy", "buy"))["purchase"]).toMatchObject({ token_amount: "100" });
     const spend = expectOk(await runStep("spend", "spend"))["spend"];
     const balance = expectOk(await runStep("balance", "balance"))["balance"];
-    // The same slot wallet, continuing from the first run: 75 + 100 - 25 held, 25 + 25 used.
-    expect(balance).toMatchObject({ slot: slotAddress, balance: "150", used_balances: "50" });
-    expect(spend).toMatchObject({ amount: "25", balance: "150", used_balances: "50" });
+    // The player's active slot is now the second one (the first was sold): 100 bought, 25 used.
+    expect(balance).toMatchObject({ slot: secondSlot.address, balance: "75", used_balances: "25" });
+    expect(spend).toMatchObject({ amount: "25", balance: "75", used_balances: "25" });
+  });
+
+  it("8b. after the restart the loop runs again: the buyer sells the slot back, and the first player activates it after logout and plays it with its record (tr_cnt 2)", async () => {
+    // Sessions of the demo and the marketplace live in their processes: everyone signs in again; the rest was kept.
+    await buyerGame.goto(`${web}/`);
+    await buyerGame.waitForSelector("body[data-ready=true]");
+    expect(await gameLogin(buyerGame, buyer)).toMatchObject({ content_address: slotAddress, tr_cnt: 1 });
+    buyerMarket = await marketSignIn(buyerContext, buyer);
+    await buyerMarket.fill("#new-pin", PIN);
+    expect(await marketAction(buyerMarket, "#pin-register")).toMatchObject({ kind: "ok" });
+    sellerMarket = await marketSignIn(context, seller);
+    expect(await sellerMarket.isVisible("#pin-section")).toBe(false); // the first player's sealed key share was kept
+    const handed = await sale({ seller: { game: buyerGame, market: buyerMarket }, buyer: { market: sellerMarket }, metaIdx: firstSlot, shots: "market-2" });
+    expect(handed.tr_cnt).toBe(2);
+    // The first player already has an active slot: the bought one arrives sleeping; after logout they switch to it.
+    expect(expectOk(await runStep("logout", "logout"))["check"]).toMatchObject({ status: "logged_out" });
+    await page.fill("#slot-index", String(firstSlot));
+    expect((expectOk(await runStep("slots", "slot-activate")) as unknown as { active: SlotRow }).active).toMatchObject({ slot: slotAddress, state: "active", tr_cnt: 2 });
+    expect(await gameLogin(page, seller)).toMatchObject({ content_address: slotAddress, meta_idx: firstSlot, tr_cnt: 2 });
+    expect(expectOk(await runStep("balance", "balance"))["balance"]).toMatchObject({ slot: slotAddress, balance: "75", used_balances: "25" });
+    await shot("market-2-5-back-to-the-first-player");
   });
 
   it("9. a new player signs in with the local identity provider: account created and linked, slot info from the backend", async () => {

@@ -23,8 +23,9 @@ async function api(method: "GET" | "POST", path: string, body?: unknown): Promis
     headers: body === undefined ? {} : { "content-type": "application/json" },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
-  const json = (await res.json().catch(() => ({}))) as { error?: string; message?: string };
-  if (!res.ok) throw new Error(`${json.error ?? `HTTP ${res.status}`}: ${json.message ?? "request failed"}`);
+  const json = (await res.json().catch(() => ({}))) as { error?: string; service_error?: string; message?: string };
+  // The service's own code (e.g. logout_required) says more than the SDK's wrapper code.
+  if (!res.ok) throw new Error(`${json.service_error ?? json.error ?? `HTTP ${res.status}`}: ${json.message ?? "request failed"}`);
   return json;
 }
 

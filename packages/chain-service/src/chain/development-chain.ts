@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { HDNodeWallet, JsonRpcProvider, Mnemonic, Wallet, parseEther } from "ethers";
-import { type SlotgateAddresses, deploy } from "@slotgate/contracts";
+import { HDNodeWallet, Interface, JsonRpcProvider, Mnemonic, Wallet, parseEther } from "ethers";
+import { type SlotgateAddresses, contentTokenExchangeAbi, deploy } from "@slotgate/contracts";
 import type { RpcChainConfig } from "../config.js";
 import { ChainServiceError } from "../errors.js";
 import { type AnvilOptions, type AnvilProcess, DEVELOPMENT_CHAIN_ID, startAnvil } from "./anvil.js";
@@ -55,6 +55,16 @@ async function hasCode(provider: JsonRpcProvider, addresses: SlotgateAddresses):
 }
 
 /**
+ * Whether the exchange at `address` has the slot registry of this Slotgate (`slot_info`: owner, slot wallet,
+ * transfer count). An exchange deployed by an older Slotgate keeps a bare owner per slot; its dispatcher lacks
+ * the selector.
+ */
+async function hasSlotRegistry(provider: JsonRpcProvider, address: string): Promise<boolean> {
+  const selector = new Interface(contentTokenExchangeAbi).getFunction("slot_info")?.selector;
+  return selector !== undefined && (await provider.getCode(address)).includes(selector.slice(2));
+}
+
+/**
  * Starts the development chain: Anvil with its state in `stateDir` and the Slotgate system deployed.
  * The first start deploys XOTN, the exchange, the EntryPoint, the account factory and the paymaster
  * (100 ETH deposit) with the well-known development keys (0: deployer, owner and operator; 1:
@@ -81,6 +91,12 @@ export async function startDevelopmentChain(options: AnvilOptions & { stateDir: 
       throw new ChainServiceError(
         "chain_unavailable",
         `the development chain in ${options.stateDir} was deployed by an older Slotgate whose exchange has no spend recorder; start from an empty data directory`,
+      );
+    }
+    if (recorded !== null && (await hasCode(provider, recorded.addresses)) && !(await hasSlotRegistry(provider, recorded.addresses.exchange))) {
+      throw new ChainServiceError(
+        "chain_unavailable",
+        `the development chain in ${options.stateDir} was deployed by an older Slotgate whose exchange has no slot registry (owner, slot wallet, transfer count); start from an empty data directory`,
       );
     }
     let deployment = recorded;

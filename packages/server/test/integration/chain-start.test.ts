@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openDatabase } from "@slotgate/storage";
+import { JsonRpcProvider } from "ethers";
 import { afterAll, describe, expect, it } from "vitest";
 import { type ChainHandle, type ChainStartWarning, chainSettingsFromEnv, migrateServer, startChain } from "../../src/index.js";
 
@@ -50,6 +51,26 @@ describe("startChain on the development chain (CHAIN=anvil)", () => {
       await expect(startChain(settings, db, { dataDir: dir, warn: () => undefined })).rejects.toMatchObject({ code: "chain_unavailable", message: expect.stringContaining(`in use by process ${process.pid}`) });
     } finally {
       await second.close();
+      await db.close();
+    }
+  });
+
+  it("refuses a data directory whose exchange was deployed by an older Slotgate (no slot registry) and says what to do", async () => {
+    const db = await openDatabase({});
+    await migrateServer(db);
+    const dir = dataDir();
+    const first = (await startChain(settings, db, { dataDir: dir, warn: () => undefined })) as ChainHandle;
+    // An older exchange, simulated: the exchange address now runs code without `slot_info` (the XOTN token's).
+    const rpc = new JsonRpcProvider(first.rpcUrl, undefined, { staticNetwork: true });
+    await rpc.send("anvil_setCode", [first.service.addresses.exchange, await rpc.getCode(first.service.addresses.xotn)]);
+    rpc.destroy();
+    await first.close();
+    try {
+      await expect(startChain(settings, db, { dataDir: dir, warn: () => undefined })).rejects.toMatchObject({
+        code: "chain_unavailable",
+        message: expect.stringContaining("older Slotgate whose exchange has no slot registry (owner, slot wallet, transfer count); start from an empty data directory"),
+      });
+    } finally {
       await db.close();
     }
   });

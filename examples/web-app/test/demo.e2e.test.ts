@@ -357,7 +357,7 @@ describe("the npm start demo, driven in headless Chromium", () => {
     const refused = await runStep("slots", "slot-activate");
     expect(refused.state).toBe("error");
     expect(refused.out).toMatch(/^logout_required: /);
-    await shot("demo-06-slot-switch-refused");
+    await shot("demo-05b-slot-switch-refused");
   });
 
   it("6. logs out: status logged_out, transfer enabled, JWT cleared in the browser", async () => {
@@ -382,7 +382,7 @@ describe("the npm start demo, driven in headless Chromium", () => {
     expect(body.active).toMatchObject({ meta_idx: secondSlot.metaIdx, slot: secondSlot.address, state: "active" });
     const listed = expectOk(await runStep("slots", "slots")) as unknown as { slots: SlotRow[] };
     expect(Object.fromEntries(listed.slots.map((row) => [row.meta_idx, row.state]))).toEqual({ [firstSlot]: "sleeping", [secondSlot.metaIdx]: "active" });
-    await shot("demo-09-slot-switched");
+    await shot("demo-08b-slot-switched");
   });
 
   it("7c. marketplace: the first slot is listed (refused while playing, accepted after logout), a second player buys it, the seller hands it over with the PIN", async () => {

@@ -8,7 +8,7 @@ import { type ReferenceServer, signUpPlayer, startReferenceServer } from "@slotg
 import { decodeJwt } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContentTokenClient, type FetchLike, SlotgateBackend, type SlotgateBackendError, silentLogger } from "../src/index.js";
-import { freePort } from "./support/http-server.js";
+import { type RunningServer, freePort, nodeServer } from "./support/http-server.js";
 
 let service: ReferenceServer;
 let client: { client_id: string; client_secret: string };
@@ -17,6 +17,9 @@ let userId: string;
 /** Requests the backend sent, as `METHOD path`. */
 const sent: string[] = [];
 const cuid = `sdk-slots-${randomBytes(4).toString("hex")}`;
+/** The backend-SDK callback (handleCallback) of the getSlotInfo test. */
+let callbackServer: RunningServer;
+let callbackBackend: SlotgateBackend;
 
 async function post(path: string, body: unknown, token?: string) {
   const res = await fetch(`${service.url}${path}`, {
@@ -55,15 +58,23 @@ async function rejection(promise: Promise<unknown>): Promise<SlotgateBackendErro
 beforeAll(async () => {
   service = await startReferenceServer({ env: { LOG_LEVEL: "silent" } });
   const loopbackUri = `http://127.0.0.1:${await freePort()}/callback`;
+  callbackServer = await nodeServer((req, res) => callbackBackend.handleCallback(req, res));
   const dev = await post("/v1/dev-user/signup", { email: `dev-${Date.now()}@example.test`, password: "dev-password-123" });
   expect(dev.status).toBe(201);
   const reg = await post(
     "/v1/dev-user/clients",
-    { name: "Backend SDK slots e2e", redirect_uris: [loopbackUri], download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", blockchain: true },
+    { name: "Backend SDK slots e2e", redirect_uris: [loopbackUri, `${callbackServer.origin}/slotgate/callback`], download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", blockchain: true },
     String(dev.body.token),
   );
   expect(reg.status).toBe(201);
   client = { client_id: String(reg.body.client_id), client_secret: String(reg.body.client_secret) };
+  callbackBackend = new SlotgateBackend({
+    authServerUrl: service.url,
+    clientId: client.client_id,
+    clientSecret: client.client_secret,
+    redirectUri: `${callbackServer.origin}/slotgate/callback`,
+    logger: silentLogger,
+  });
   await new ContentTokenClient({ authServerUrl: service.url, clientId: client.client_id, clientSecret: client.client_secret }).registerProvider({
     cuid,
     release_per: 10,
@@ -82,6 +93,8 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await callbackBackend?.shutdown();
+  await callbackServer?.close();
   await service?.close();
 });
 
@@ -112,6 +125,14 @@ describe("SlotgateBackend slot calls against the reference server", () => {
     expect(read).toMatchObject({ cuid, meta_idx: first.meta_idx, slot: first.slot, state: "sleeping", owner_user_id: userId });
     const unknown = await rejection(slotgate.slot(cuid, 987_654));
     expect([unknown.code, unknown.error, unknown.serviceStatus]).toEqual(["service_error", "slot_not_found", 404]);
+  });
+
+  it("getSlotInfo names the slot of the client's cuid that backs the login (cu_id, meta_idx) with its content_address and tr_cnt", async () => {
+    const info = await callbackBackend.getSlotInfo(jwt);
+    const { slots } = await backend().listSlots({ accessToken: info.access_token, cuid });
+    const active = slots.find((s) => s.state === "active");
+    expect(active).toBeDefined();
+    expect(info).toMatchObject({ id: userId, cu_id: cuid, meta_idx: active!.meta_idx, content_address: active!.slot, tr_cnt: active!.tr_cnt });
   });
 
   it("refuses bad arguments locally with invalid_argument, before any request", async () => {

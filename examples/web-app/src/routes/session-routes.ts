@@ -7,7 +7,14 @@ import type { DemoSession, SessionStore } from "../sessions.js";
 function publicSlot(session: DemoSession) {
   const slot = session.slot;
   if (!slot) return null;
-  return { user_id: slot.id, content_address: slot.content_address, token_nickname: slot.token_nickname, tr_cnt: slot.tr_cnt };
+  return {
+    user_id: slot.id,
+    content_address: slot.content_address,
+    token_nickname: slot.token_nickname,
+    tr_cnt: slot.tr_cnt,
+    // Which slot of the game's cuid backs this login (present when the game registered a cuid).
+    ...(slot.cu_id === undefined ? {} : { cu_id: slot.cu_id, meta_idx: slot.meta_idx }),
+  };
 }
 
 function requireSlot(session: DemoSession, loggedIn = true) {

@@ -75,6 +75,8 @@ export async function exchangeCode(ctx: ExchangeContext, code: string, signal: A
         token_nickname: b.token_nickname as string,
         tr_cnt: b.tr_cnt as number,
         code: b.code as string,
+        // The slot of the client's cuid that backs this login (a client that registered a cuid).
+        ...(typeof b.cu_id === "string" && typeof b.meta_idx === "number" ? { cu_id: b.cu_id, meta_idx: b.meta_idx } : {}),
         ...(typeof b.refresh_token === "string" ? { refresh_token: b.refresh_token } : {}),
       };
     }

@@ -61,6 +61,7 @@ describe("startChain on the development chain (CHAIN=anvil)", () => {
     const dir = dataDir();
     const first = (await startChain(settings, db, { dataDir: dir, warn: () => undefined })) as ChainHandle;
     // An older exchange, simulated: the exchange address now runs code without `slot_info` (the XOTN token's).
+    if (first.rpcUrl === null) throw new Error("the development chain has a JSON-RPC URL");
     const rpc = new JsonRpcProvider(first.rpcUrl, undefined, { staticNetwork: true });
     await rpc.send("anvil_setCode", [first.service.addresses.exchange, await rpc.getCode(first.service.addresses.xotn)]);
     rpc.destroy();

@@ -23,7 +23,7 @@ import { signInPlayer } from "./support/sign-in.js";
 
 const CUID = "test-game";
 const PASSWORD = "player-password-123";
-const PIN_OWNER = "0x00000000000000000000000000000000c0ffee16";
+const PROVIDER_OWNER = "0x00000000000000000000000000000000c0ffee16";
 let service: ReferenceServer;
 let game: GameBackend;
 let tokens: ContentTokenClient;
@@ -94,7 +94,7 @@ beforeAll(async () => {
   const gameClient = await registerClient(String(dev.body["token"]), "The game", [`http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`, loopback]);
   gameClientId = gameClient.client_id;
   tokens = new ContentTokenClient({ authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
-  const provider = await tokens.registerProvider({ cuid: CUID, release_per: 20, owner_addr: PIN_OWNER });
+  const provider = await tokens.registerProvider({ cuid: CUID, release_per: 20, owner_addr: PROVIDER_OWNER });
   spendKey = { key: provider.aes_key!, iv: provider.aes_iv! };
   game = await startGameBackend({ port: gamePort, authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
   // The marketplace: its own client (a blockchain client without a cuid: signing in gives a player a wallet, no slot).

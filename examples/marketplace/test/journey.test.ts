@@ -54,6 +54,7 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 const statusRow = (user: string) =>
   market.db.query<{ status: string; event_id: string | null; event_time: Date }>("SELECT status, event_id, event_time FROM mk_seller_status WHERE user_id = $1 AND client_id = $2", [user, gameClientId]).then((r) => r[0] ?? null);
 const listingState = (id: string) => market.db.query<{ state: string }>("SELECT state FROM mk_listings WHERE id = $1", [id]).then((r) => r[0]?.state);
+const attemptState = (listingId: string) => market.db.query<{ exchange_state: string | null }>("SELECT exchange_state FROM mk_sales WHERE listing_id = $1 ORDER BY id DESC LIMIT 1", [listingId]).then((r) => r[0]?.exchange_state ?? null);
 const chainSlot = async (metaIdx = 0) => (await game.slotgate.slot(CUID, metaIdx)).slot;
 
 /** The player logs in to (or out of) the game at the service (the game's JWT), and the marketplace's webhook view follows. */
@@ -192,6 +193,7 @@ describe("selling a slot on the chain", () => {
   const confirm = (who: "seller" | "buyer") => players[who].browser.call("POST", `/api/listings/${listingId}/confirm`, { pin_hash: pinHash });
   let listingId = "";
   let sellerWallet = "";
+  let refusedState: string | null = null;
 
   it("the buyer commits: the listing is reserved for them (not for its own seller)", async () => {
     const { body } = await players.buyer.browser.call("GET", "/api/listings");
@@ -218,6 +220,8 @@ describe("selling a slot on the chain", () => {
     expect(await confirm("seller")).toEqual({ status: 409, body: { error: "seller_playing", service_error: "logout_required", message: SELLER_PLAYING } });
     expect(await listingState(listingId)).toBe("reserved");
     expect(await chainSlot()).toEqual(beforeSale);
+    refusedState = await attemptState(listingId);
+    expect(refusedState).toMatch(/^[0-9a-f]{48}$/);
   });
 
   it("after logout only the seller confirms; the slot moves on chain and the marketplace shows the new owner and tr_cnt read from the chain", async () => {
@@ -230,6 +234,7 @@ describe("selling a slot on the chain", () => {
     expect(onChain.owner.toLowerCase()).not.toBe(sellerWallet.toLowerCase());
     expect(res.body).toMatchObject({ sale: { state: "sold", new_owner: onChain.owner, tr_cnt: 1, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }, slot: onChain });
     expect(await listingState(listingId)).toBe("sold");
+    expect(await attemptState(listingId), "a fresh exchange state per attempt").not.toBe(refusedState);
     expect(await confirm("seller")).toMatchObject({ status: 409, body: { error: "not_reserved" } });
   });
 

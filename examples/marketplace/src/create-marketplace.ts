@@ -67,7 +67,7 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     clientSecret: config.clientSecret,
     redirectUri: config.publicUrl + CALLBACK_PATH,
   });
-  const api = new SlotgateApi({ slotgateUrl: config.slotgateUrl, marketplaceSecret: config.marketplaceSecret });
+  const api = new SlotgateApi({ slotgateUrl: config.slotgateUrl, marketplaceSecret: config.marketplaceSecret, backend: slotgate });
   const sessions = new SessionStore();
 
   const app = express();

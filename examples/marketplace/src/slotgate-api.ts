@@ -1,5 +1,8 @@
 // Every call this marketplace makes to the Slotgate HTTP API, in one place (the sign-in itself goes through
-// @slotgate/backend-sdk's getSlotInfo). When the backend SDK gains slot methods these become calls to it.
+// @slotgate/backend-sdk's getSlotInfo). The slot reads go through the backend SDK (`SlotgateBackend.listSlots` and
+// `slot`); the calls it has no method for (listing_allowed, PIN registration, exchange_token_owner, the chain write
+// lookup) are made here with the protocol's PATHS and types.
+import { SlotgateBackendError, type SlotgateBackend } from "@slotgate/backend-sdk";
 import {
   type ChainWriteResponse,
   type ErrorBody,
@@ -9,32 +12,11 @@ import {
   type PendingWriteResponse,
   type PinRegisterResponse,
   type PinWalletData,
+  type SlotView,
 } from "@slotgate/protocol";
 import { MarketError } from "./errors.js";
 
-/**
- * One slot as the service answers it (`GET /v1/slots?cu_id=`, `GET /v1/slots/:cu_id/:meta_idx`): the wire
- * type `SlotView` of `@slotgate/protocol` (packages/protocol/src/types/slots.ts, issue 16), declared here
- * with the fields this marketplace reads until that type is exported.
- */
-export interface SlotView {
-  cuid: string;
-  meta_idx: number;
-  /** The slot wallet (the content_address while it is the active slot). */
-  slot: string;
-  /** The owner's user wallet, from the chain. */
-  owner: string;
-  /** The owner's user id from the service's records, or null. */
-  owner_user_id: string | null;
-  tr_cnt: number;
-  balance: string;
-  used_balances: string;
-  state: "active" | "sleeping";
-  /** Registered on chain yet (`buy_slot`). */
-  registered: boolean;
-}
-
-/** The live answer of `GET /v1/marketplace/listing_allowed`. */
+/** The live answer of `GET /v1/marketplace/listing_allowed` (the fields this marketplace reads). */
 export interface ListingAllowed {
   status: "logged_in" | "logged_out";
   listing_allowed: boolean;
@@ -46,9 +28,11 @@ export interface SlotgateApiOptions {
   slotgateUrl: string;
   /** `MARKETPLACE_SECRET`: the bearer key of `listing_allowed`. */
   marketplaceSecret: string;
+  /** The backend SDK client of this marketplace: its `listSlots` and `slot` make the slot reads. */
+  backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   /** Per-request time limit. @default 15000 */
   timeoutMs?: number;
-  /** @default globalThis.fetch */
+  /** `fetch` of the calls made here (not the SDK's: that one is the backend's own option). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
 
@@ -56,29 +40,33 @@ type Answer = { status: number; body: Record<string, unknown> };
 
 /**
  * The Slotgate HTTP API as the marketplace uses it. Failures are {@link MarketError}s carrying the
- * service's status, error code and message (`service_unreachable` 502 when it did not answer).
+ * service's status, error code and message (`service_unreachable` 502 when it did not answer,
+ * `service_answer_invalid` 502 when it answered something else than the protocol's shape).
  *
  * @example
  * ```ts
- * const api = new SlotgateApi({ slotgateUrl: "http://127.0.0.1:8080", marketplaceSecret });
+ * const backend = new SlotgateBackend({ authServerUrl, clientId, clientSecret, redirectUri });
+ * const api = new SlotgateApi({ slotgateUrl: "http://127.0.0.1:8080", marketplaceSecret, backend });
  * const slots = await api.listSlots({ accessToken, cuid: "slotgate-demo" });
  * ```
  */
 export class SlotgateApi {
   readonly #base: string;
   readonly #secret: string;
+  readonly #backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   readonly #timeoutMs: number;
   readonly #fetch: typeof fetch;
 
   constructor(options: SlotgateApiOptions) {
     this.#base = options.slotgateUrl.replace(/\/+$/, "");
     this.#secret = options.marketplaceSecret;
+    this.#backend = options.backend;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
     this.#fetch = options.fetch ?? globalThis.fetch;
   }
 
   /**
-   * The caller's slots of a cuid (`GET /v1/slots?cu_id=`, the user's bearer token).
+   * The caller's slots of a cuid (`SlotgateBackend.listSlots`: `GET /v1/slots?cu_id=`, the user's bearer token).
    *
    * @example
    * ```ts
@@ -86,12 +74,12 @@ export class SlotgateApi {
    * ```
    */
   async listSlots(args: { accessToken: string; cuid: string }): Promise<SlotView[]> {
-    const answer = await this.#ok("GET", `${PATHS.slots}?cu_id=${encodeURIComponent(args.cuid)}`, { bearer: args.accessToken });
-    return answer.body["slots"] as SlotView[];
+    const answer = await this.#sdk(`GET ${PATHS.slots}`, (signal) => this.#backend.listSlots({ accessToken: args.accessToken, cuid: args.cuid, signal }));
+    return answer.slots;
   }
 
   /**
-   * One slot read from the chain (`GET /v1/slots/:cu_id/:meta_idx`, public).
+   * One slot read from the chain (`SlotgateBackend.slot`: `GET /v1/slots/:cu_id/:meta_idx`, public).
    *
    * @example
    * ```ts
@@ -99,8 +87,7 @@ export class SlotgateApi {
    * ```
    */
   async slot(cuid: string, metaIdx: number): Promise<SlotView> {
-    const path = PATHS.slot.replace(":cu_id", encodeURIComponent(cuid)).replace(":meta_idx", String(metaIdx));
-    return (await this.#ok("GET", path, {})).body["slot"] as SlotView;
+    return (await this.#sdk(`GET ${PATHS.slot}`, (signal) => this.#backend.slot(cuid, metaIdx, { signal }))).slot;
   }
 
   /**
@@ -150,9 +137,9 @@ export class SlotgateApi {
     accessToken: string;
     request: ExchangeTokenOwnerRequest;
     idempotencyKey: string;
-  }): Promise<(ExchangeTokenOwnerResponse & { tr_cnt?: number }) | PendingWriteResponse> {
+  }): Promise<ExchangeTokenOwnerResponse | PendingWriteResponse> {
     const { body } = await this.#ok("POST", PATHS.exchangeTokenOwner, { bearer: args.accessToken, json: args.request, idempotencyKey: args.idempotencyKey });
-    return body as unknown as (ExchangeTokenOwnerResponse & { tr_cnt?: number }) | PendingWriteResponse;
+    return body as unknown as ExchangeTokenOwnerResponse | PendingWriteResponse;
   }
 
   /**
@@ -167,6 +154,24 @@ export class SlotgateApi {
   async chainWrite(args: { accessToken: string; writeId: string }): Promise<ChainWriteResponse> {
     const path = PATHS.chainWrite.replace(":write_id", encodeURIComponent(args.writeId));
     return (await this.#ok("GET", path, { bearer: args.accessToken })).body as unknown as ChainWriteResponse;
+  }
+
+  /**
+   * Runs one backend-SDK call under this module's time limit and turns its {@link SlotgateBackendError} into the
+   * same {@link MarketError} a call made here gives: the service's code, status and message as the SDK reports them.
+   */
+  async #sdk<T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    try {
+      return await call(AbortSignal.timeout(this.#timeoutMs));
+    } catch (error) {
+      if (!(error instanceof SlotgateBackendError)) throw error;
+      if (error.code === "network_error" || error.code === "aborted") throw new MarketError("service_unreachable", 502, `The Slotgate service did not answer ${what}.`);
+      if (error.code === "invalid_response") throw new MarketError("service_answer_invalid", 502, `The Slotgate service's answer to ${what} is not a slot answer.`);
+      if (error.code !== "service_error") throw error;
+      const status = error.serviceStatus ?? 502;
+      const code = error.error ?? `http_${status}`;
+      throw new MarketError(code, status >= 500 ? 502 : status, error.message, code);
+    }
   }
 
   async #ok(method: "GET" | "POST", path: string, init: { bearer?: string; json?: unknown; idempotencyKey?: string }): Promise<Answer> {

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { isPendingWrite } from "@slotgate/protocol";
+import { type SlotView, isPendingWrite } from "@slotgate/protocol";
 import type { Database } from "@slotgate/storage";
 import { MarketError } from "../errors.js";
 import type { Sealer } from "../sealing.js";
-import type { SlotView, SlotgateApi } from "../slotgate-api.js";
+import type { SlotgateApi } from "../slotgate-api.js";
 import { loadCredentials } from "../storage/credentials.js";
 import { type Listing, getListing } from "../storage/listings.js";
 import { type Sale, noteAttempt, openSale, settleSale } from "../storage/sales.js";
@@ -93,7 +93,7 @@ export async function confirmHandOver(deps: HandOverDeps, seller: { userId: stri
     await noteAttempt(deps.db, sale.id, { exchangeState, writeId: answer.write_id, message: "The hand-over is being written to the chain." });
     return { sale: (await openSale(deps.db, listingId)) ?? sale, slot: null };
   }
-  return settleSold(deps, listing, sale, { txHash: answer.tx_hash, newOwner: answer.new_owner, trCnt: answer.tr_cnt ?? null });
+  return settleSold(deps, listing, sale, { txHash: answer.tx_hash, newOwner: answer.new_owner, trCnt: answer.tr_cnt });
 }
 
 /**

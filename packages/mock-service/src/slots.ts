@@ -198,6 +198,6 @@ export function contentSlotOf(ctx: MockContext, client: { client_id: string; blo
  */
 export function assertLoggedOut(ctx: MockContext, userId: string, cuid: string): void {
   const provider = ctx.state.providers.get(cuid);
-  if (!provider) return;
+  if (!provider || ctx.faults.skipListingLock) return;
   if (ctx.state.statuses.get(MockState.statusKey(userId, provider.client_id))?.status === "logged_in") throw new HttpError("logout_required");
 }

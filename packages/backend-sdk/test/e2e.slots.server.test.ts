@@ -1,7 +1,7 @@
 /**
  * The slot calls of SlotgateBackend (listSlots, openSlot, activateSlot, slot) end to end against the
- * real reference server (@slotgate/server on 127.0.0.1 with its development chain). The simulated
- * service (@slotgate/mock-service) has no slot endpoints yet, so these run against the real one only.
+ * real reference server (@slotgate/server on 127.0.0.1 with its development chain); slots.test.ts runs
+ * the same journey against the simulated service (@slotgate/mock-service).
  */
 import { randomBytes } from "node:crypto";
 import { type ReferenceServer, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { CheckGroup } from "./checks/check.js";
 import { contentTokenChecks } from "./checks/content-tokens.js";
 import { CHECK_GROUPS } from "./checks/index.js";
+import { slotChecks } from "./checks/slots.js";
 import { deviceExpiryChecks } from "./checks/device.js";
 import { expiredTokenChecks } from "./checks/validate-revoke.js";
 import { type ConformanceContext, createConformanceContext } from "./context.js";
@@ -17,7 +18,7 @@ const CHECK_TIMEOUT_MS = 30_000;
  * 127.0.0.1) in `beforeAll`, so it can run many times against the same target.
  *
  * Groups: developer center, authorize, token, validate / revoke, status, oauth-meta, bad input, and
- * content tokens (unless `features.contentTokens === false`). The expired-token check is registered
+ * content tokens with the slots and the listing lock (unless `features.contentTokens === false`). The expired-token check is registered
  * when `operator.issueExpiredToken` is given.
  *
  * @example
@@ -50,6 +51,9 @@ export function defineConformanceSuite(target: ConformanceTarget): void {
     for (const [title, group] of Object.entries(CHECK_GROUPS)) register(title, group);
     if (target.operator.issueExpiredToken) register("expired tokens", expiredTokenChecks);
     if (target.operator.expireDeviceAuthorization) register("device grant expiry", deviceExpiryChecks);
-    if (target.features?.contentTokens !== false) register("content tokens", contentTokenChecks);
+    if (target.features?.contentTokens !== false) {
+      register("content tokens", contentTokenChecks);
+      register("slots and the listing lock", slotChecks);
+    }
   });
 }

@@ -138,7 +138,9 @@ export {
   spendRejectsBadMessages,
   testEncryptionMatchesLocalAes,
   type ProviderWorld,
+  providerClient,
 } from "./checks/content-tokens.js";
+export { saleRefusedWhileSellerLoggedIn, slotChecks, slotsOpenListActivateAfterLogout, slotsRefuseBadInputAndStrangers } from "./checks/slots.js";
 export {
   badInputChecks,
   oauthEndpointsIgnoreUnknownParams,

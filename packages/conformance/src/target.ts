@@ -22,7 +22,7 @@ export interface ConformanceTarget {
   /** Optional feature groups. */
   features?: {
     /**
-     * Run the content-token checks (`/v1/development-api`).
+     * Run the content-token checks (`/v1/development-api`) and the slot checks (`/v1/slots`, the listing lock on `exchange_token_owner`).
      * @default true
      */
     contentTokens?: boolean;

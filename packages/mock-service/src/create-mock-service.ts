@@ -17,6 +17,8 @@ import { wellKnownHandlers } from "./handlers/well-known.js";
 import { type SigningKeys, createSigningKeys } from "./jwt.js";
 import type { MockFaults, MockServiceOptions } from "./options.js";
 import { seed } from "./seed.js";
+import { activeSlot, firstCuidOf, walletOf } from "./slots.js";
+import { slotHandlers } from "./handlers/slots.js";
 import { MockState } from "./state.js";
 import { issueAccessToken, issueUserJwt } from "./tokens.js";
 
@@ -28,10 +30,10 @@ export interface MockOperator {
    */
   enableRelease(cuid: string): Promise<void>;
   /**
-   * Gives the user's slot wallet for the client `xotn` more XOTN (wei integer or ether decimal string), already
-   * approved. The simulated service keeps one slot per client and user, so the XOTN can only ever buy that
-   * client's content tokens (the real service's per-cuid consent); `cuid` is accepted and not needed.
-   * @throws MockServiceError `unknown_client` / `unknown_user`
+   * Gives the user's slot wallet `xotn` more XOTN (wei integer or ether decimal string), already approved:
+   * the user's active slot of `cuid` (default: the client's first registered cuid), opened when there is
+   * none, as the server's development faucet does; a client without a cuid: the user's wallet at the client.
+   * @throws MockServiceError `unknown_client` / `unknown_user` / `unknown_cuid`
    */
   fundSlot(args: { client_id: string; user_id: string; xotn: string; cuid?: string }): Promise<void>;
   /** A correctly signed access token whose `exp` lies beyond the clock-skew tolerance in the past. */
@@ -134,6 +136,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     ...statusHandlers(ctx),
     ...oauthMetaHandlers(ctx),
     ...contentTokenHandlers(ctx),
+    ...slotHandlers(ctx),
     ...fallbackHandlers(ctx),
   ];
 
@@ -144,10 +147,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       if (!provider) throw new MockServiceError("unknown_cuid", `No provider registration for cuid ${cuid}.`);
       provider.release_enabled = true;
     },
-    async fundSlot({ client_id, user_id, xotn }) {
+    async fundSlot({ client_id, user_id, xotn, cuid }) {
       await ctx.ready();
       requireUserAndClient(state, user_id, client_id);
-      state.slotFor(client_id, user_id).xotn += parseXotn(xotn);
+      const slotCuid = cuid ?? firstCuidOf(ctx, client_id);
+      if (slotCuid !== undefined && !state.providers.has(slotCuid)) throw new MockServiceError("unknown_cuid", `No provider registration for cuid ${slotCuid}.`);
+      const wallet = slotCuid === undefined ? state.slotFor(client_id, user_id) : walletOf(ctx, activeSlot(ctx, user_id, slotCuid, { create: true })!);
+      wallet.xotn += parseXotn(xotn);
     },
     async issueExpiredToken({ user_id, client_id }) {
       await ctx.ready();

@@ -31,7 +31,7 @@ export interface MockFixtures {
   endUser: { user_id: string; email: string; password: string; nickname: string };
   /** Seeded content-token provider registration of `webClient`, cuid `demo-game`, with the known AES key and IV of the shared test vectors. Release is disabled (the default) until `operator.enableRelease`. */
   provider: { client_id: string; cuid: string; release_per: number; owner_addr: string; aes_key: string; aes_iv: string };
-  /** The end user's slot wallet for `webClient`, holding `xotn` wei of XOTN (already approved), no content tokens yet. */
+  /** The end user's slot wallet for `webClient`: slot 0 of `provider.cuid`, active, holding `xotn` wei of XOTN (already approved), no content tokens yet. */
   slot: { client_id: string; user_id: string; address: string; xotn: string };
 }
 

@@ -17,6 +17,8 @@ export interface MockFaults {
   skipTokenUserCheck?: boolean;
   /** Purchases split 10% / 90% instead of 15% / 85%. */
   wrongFeeSplit?: boolean;
+  /** Slot activation and `exchange_token_owner` ignore the listing lock (accepted while the user is logged in). */
+  skipListingLock?: boolean;
   /** Logout answers `transfer_enabled: false`. */
   logoutKeepsTransferDisabled?: boolean;
   /** Bodies above 64 KiB are accepted instead of answering 413. */

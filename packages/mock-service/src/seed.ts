@@ -32,5 +32,9 @@ export async function seed(state: MockState, fixtures: MockFixtures, now: () => 
   });
   const owner = state.clients.get(provider.client_id);
   if (owner) owner.aes = { key: provider.aes_key, iv: provider.aes_iv };
-  state.slotFor(slot.client_id, slot.user_id, slot.address).xotn = parseXotn(slot.xotn);
+  const wallet = state.slotFor(slot.client_id, slot.user_id, slot.address);
+  wallet.xotn = parseXotn(slot.xotn);
+  // The seeded wallet is the end user's first slot of the provider's cuid: slot 0, active.
+  state.cuidSlots.set(`${provider.cuid}|0`, { cuid: provider.cuid, meta_idx: 0, wallet: wallet.address.toLowerCase(), user_id: slot.user_id, active: true, tr_cnt: 0 });
+  state.slotCounters.set(provider.cuid, 1);
 }

@@ -124,7 +124,10 @@ export interface SlotBalance {
   settled: bigint;
 }
 
-/** A slot wallet: one per (client, user). */
+/**
+ * A simulated slot wallet (its address is random, never a CREATE2 result): one per (client, user) for a
+ * blockchain client without a cuid, and one per opened slot `(cuid, meta_idx)` (see {@link CuidSlotRecord}).
+ */
 export interface SlotRecord {
   address: string;
   client_id: string;
@@ -134,6 +137,22 @@ export interface SlotRecord {
   tr_cnt: number;
   last_cuid?: string;
   balances: Map<string, SlotBalance>;
+}
+
+/**
+ * A slot `(cuid, meta_idx)` (docs/decisions/marketplace.md): one slot wallet for all its life, an owner
+ * (end user) that a sale changes, and whether it is the owner's ACTIVE slot of the cuid.
+ */
+export interface CuidSlotRecord {
+  cuid: string;
+  meta_idx: number;
+  /** Lowercase address of its slot wallet (a key of `MockState.slots`). */
+  wallet: string;
+  /** The owner's end-user id. */
+  user_id: string;
+  active: boolean;
+  /** Owner changes (sales). */
+  tr_cnt: number;
 }
 
 /** One server-to-server authorize callback the service attempted. */
@@ -179,6 +198,14 @@ export class MockState {
   readonly providers = new Map<string, ProviderRecord>();
   /** Keyed by lowercase slot address. */
   readonly slots = new Map<string, SlotRecord>();
+  /** Slots `(cuid, meta_idx)`, keyed by `${cuid}|${meta_idx}`. */
+  readonly cuidSlots = new Map<string, CuidSlotRecord>();
+  /** The next `meta_idx` per cuid. */
+  readonly slotCounters = new Map<string, number>();
+  /** Simulated user wallets (the owner address a slot's registry entry names), by user id. */
+  readonly userWallets = new Map<string, string>();
+  /** `state` tokens of slot exchanges already accepted, as `${from_uuid}|${state}`. */
+  readonly exchangeStates = new Set<string>();
   /** Spend-message nonces already accepted. */
   readonly acceptedNonces = new Set<string>();
   /** Answers of requests sent with an `Idempotency-Key`, by `${caller}|${key}`. */
@@ -236,6 +263,23 @@ export class MockState {
     };
     this.slots.set(slot.address.toLowerCase(), slot);
     return slot;
+  }
+
+  /** A new simulated slot wallet (random address) of a user, for a slot of a cuid `clientId` registered. */
+  addWallet(clientId: string, userId: string): SlotRecord {
+    const slot: SlotRecord = { address: randomAddress(), client_id: clientId, user_id: userId, xotn: 0n, tr_cnt: 0, balances: new Map() };
+    this.slots.set(slot.address.toLowerCase(), slot);
+    return slot;
+  }
+
+  /** The simulated user wallet of an end user (random, made on first need). */
+  userWalletOf(userId: string): string {
+    let wallet = this.userWallets.get(userId);
+    if (wallet === undefined) {
+      wallet = randomAddress();
+      this.userWallets.set(userId, wallet);
+    }
+    return wallet;
   }
 
   /** Status record key. */

@@ -13,6 +13,8 @@ import {
   purchaseSplits15To85,
   rejectsOversizedBody,
   revokeDeactivatesToken,
+  saleRefusedWhileSellerLoggedIn,
+  slotsOpenListActivateAfterLogout,
   statusLifecycle,
   statusRejectsOtherUsersToken,
   tokenRejectsUnregisteredRedirectUri,
@@ -38,6 +40,11 @@ const CASES: { fault: keyof MockFaults; checks: Record<string, Check>; because: 
   { fault: "popupWildcardOrigin", checks: { authorizePopupPostsResult }, because: [/'\*'/] },
   { fault: "skipPkce", checks: { pkceIsEnforced }, because: [/missing verifier/] },
   { fault: "rotationWithoutOverlap", checks: { clientSecretRotationOverlaps }, because: [/previous_secret_valid_until|previous secret inside the window/] },
+  {
+    fault: "skipListingLock",
+    checks: { slotsOpenListActivateAfterLogout, saleRefusedWhileSellerLoggedIn },
+    because: [/activate while logged in: HTTP status/, /sale while the seller is logged in: HTTP status/],
+  },
   { fault: "disabledClientStillWorks", checks: { clientDisableEnableDelete }, because: [/disabled client/] },
 ];
 

@@ -41,11 +41,25 @@ function init(ctx: ConformanceContext, client: RegisteredClient, cuid: string, r
   return ctx.postJson(PATHS.initPermissionProvider, { client_id: client.client_id, cuid, release_per, owner_addr: OWNER }, auth);
 }
 
-/** Sets up a {@link ProviderWorld}: client, provider registration (with its AES key), user, funded slot. */
-export async function providerWorld(ctx: ConformanceContext, release_per = 37): Promise<ProviderWorld> {
+/**
+ * A freshly registered blockchain client that registered one cuid (`init_permission_provider`), with the
+ * registration's answer (the first one carries `aes_key` / `aes_iv`).
+ *
+ * @example
+ * ```ts
+ * const { client, cuid } = await providerClient(ctx);
+ * ```
+ */
+export async function providerClient(ctx: ConformanceContext, release_per = 37): Promise<{ client: RegisteredClient; cuid: string; registered: Record<string, unknown> }> {
   const client = await registerClient(ctx);
   const cuid = ctx.unique("cuid");
   const registered = await expectJson(await init(ctx, client, cuid, release_per), 200, "init_permission_provider");
+  return { client, cuid, registered };
+}
+
+/** Sets up a {@link ProviderWorld}: client, provider registration (with its AES key), user, funded slot. */
+export async function providerWorld(ctx: ConformanceContext, release_per = 37): Promise<ProviderWorld> {
+  const { client, cuid, registered } = await providerClient(ctx, release_per);
   const key = registered["aes_key"];
   const iv = registered["aes_iv"];
   if (typeof key !== "string" || typeof iv !== "string") throw new ConformanceError("setup_failed", "the first provider registration returned no aes_key / aes_iv");

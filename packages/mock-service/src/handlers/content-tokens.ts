@@ -27,6 +27,7 @@ import { HttpError } from "../http/http-error.js";
 import { idempotent } from "../http/idempotency.js";
 import { guard, json } from "../http/respond.js";
 import { randomHex, randomTxHash } from "../random.js";
+import { activeSlot, walletOf } from "../slots.js";
 import type { ClientRecord, ProviderRecord, SlotBalance, SlotRecord } from "../state.js";
 
 /** Seconds a spend message's optional `ts` may differ from the service clock. */
@@ -71,9 +72,12 @@ function balanceOf(slot: SlotRecord, cuid: string): SlotBalance {
   return balance;
 }
 
-function slotOfUser(ctx: MockContext, client: ClientRecord, userDbkey: string): SlotRecord {
+/** The user's active slot wallet of `cuid` (opened when `create` and there is none), as the server resolves purchases and spends. */
+function slotOfUser(ctx: MockContext, userDbkey: string, cuid: string, create: boolean): SlotRecord {
   if (!ctx.state.endUsers.has(userDbkey)) throw new HttpError("slot_not_found", { message: "No user (slot) has this user_dbkey." });
-  return ctx.state.slotFor(client.client_id, userDbkey);
+  const slot = activeSlot(ctx, userDbkey, cuid, { create });
+  if (!slot) throw new HttpError("slot_not_found", { message: "The user has no active slot of this cuid (it opens with a purchase or a login)." });
+  return walletOf(ctx, slot);
 }
 
 function add(map: Map<string, bigint>, key: string, amount: bigint): void {
@@ -115,7 +119,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         sameClient(client, body.client_id);
         return idempotent(ctx, request, `client:${client.client_id}`, body, async () => {
         const provider = ownProvider(ctx, client, body.cuid);
-        const slot = slotOfUser(ctx, client, body.user_dbkey);
+        const slot = slotOfUser(ctx, body.user_dbkey, body.cuid, true);
         const paid = parseXotn(body.amount);
         if (slot.xotn < paid) throw new HttpError("insufficient_allowance");
         const feePercent = ctx.faults.wrongFeeSplit ? 10n : 15n;
@@ -162,7 +166,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         }
         const nonceKey = spend.nonce === undefined ? undefined : `${client.client_id}|${spend.nonce}`;
         if (nonceKey !== undefined && ctx.state.acceptedNonces.has(nonceKey)) throw new HttpError("replayed_message");
-        const slot = slotOfUser(ctx, client, spend.user_dbkey);
+        const slot = slotOfUser(ctx, spend.user_dbkey, spend.cuid, false);
         const balance = balanceOf(slot, spend.cuid);
         const amount = BigInt(spend.amount);
         if (balance.balance < amount) throw new HttpError("insufficient_balance");

@@ -11,6 +11,8 @@ const KNOWN = [
   /^\/v1\/oauth-meta\/(authorize|get_token)$/,
   /^\/v1\/development-api\/(init_permission_provider|user_buy_content_token|increase_used_content_token|release_used_balance|test_encryption|balance_adex\/[^/]+)$/,
   /^\/\.well-known\/(jwks\.json|oauth-authorization-server)$/,
+  /^\/v1\/slots(\/activate|\/[^/]+\/[^/]+)?$/,
+  /^\/idex-platform\/exchange_token_owner$/,
   /^\/healthz$/,
 ];
 

@@ -8,6 +8,7 @@ import { queryRecord, readJson, validate } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import { guard, json } from "../http/respond.js";
 import { startFamily } from "../refresh-tokens.js";
+import { contentSlotOf } from "../slots.js";
 import type { CallbackDelivery } from "../state.js";
 import { authenticateUser, issueAccessToken } from "../tokens.js";
 import { NO_STORE } from "./token.js";
@@ -67,17 +68,18 @@ export function oauthMetaHandlers(ctx: MockContext) {
         if (!user) throw new HttpError("invalid_grant");
         const { token, jti } = await issueAccessToken(ctx, user.user_id, client.client_id);
         code.issued_jtis.push(jti);
-        const slot = client.blockchain ? ctx.state.slotFor(client.client_id, user.user_id) : undefined;
+        const slot = contentSlotOf(ctx, client, user.user_id);
         const answer: MetaGetTokenResponse = {
           success: true,
           id: user.user_id,
           access_token: token,
           token_type: "Bearer",
           expires_in: LIMITS.accessTokenLifetimeSeconds,
-          content_address: slot?.address ?? "",
+          content_address: slot?.content_address ?? "",
           token_nickname: user.nickname,
           tr_cnt: slot?.tr_cnt ?? 0,
           code: code.code,
+          ...(slot?.cu_id === undefined ? {} : { cu_id: slot.cu_id, meta_idx: slot.meta_idx }),
         };
         if (client.grant_types.includes(GRANT_TYPES.refreshToken)) answer.refresh_token = startFamily(ctx, { client_id: client.client_id, user_id: user.user_id, jti });
         return json(answer, 200, NO_STORE);

@@ -10,6 +10,7 @@ import { readParams, validate } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import { guard, json } from "../http/respond.js";
 import { addAccessToken, redeemRefreshToken, startFamily } from "../refresh-tokens.js";
+import { contentSlotOf } from "../slots.js";
 import type { ClientRecord } from "../state.js";
 import { issueAccessToken, issueUserJwt } from "../tokens.js";
 
@@ -17,13 +18,14 @@ import { issueAccessToken, issueUserJwt } from "../tokens.js";
 export const NO_STORE = { "Cache-Control": "no-store", Pragma: "no-cache" };
 
 function answer(ctx: MockContext, client: ClientRecord, fields: { access_token: string; expires_in: number; user_id: string; refresh_token?: string }): Response {
+  const slot = contentSlotOf(ctx, client, fields.user_id);
   const body: TokenResponse = {
     success: true,
     access_token: fields.access_token,
     token_type: "Bearer",
     expires_in: fields.expires_in,
     user_id: fields.user_id,
-    ...(client.blockchain ? { content_address: ctx.state.slotFor(client.client_id, fields.user_id).address } : {}),
+    ...(slot ? { content_address: slot.content_address } : {}),
     ...(fields.refresh_token ? { refresh_token: fields.refresh_token } : {}),
   };
   return json(body, 200, NO_STORE);

@@ -27,6 +27,12 @@ describe("loadDemoConfig", () => {
     expect(message).not.toContain(bad);
   });
 
+  it("takes the marketplace's address for the page's link, and refuses one that is not http(s)", () => {
+    const base = { SLOTGATE_CLIENT_ID: "sg_x", SLOTGATE_CLIENT_SECRET: SECRET };
+    expect(loadDemoConfig({ ...base, MARKETPLACE_PUBLIC_URL: "http://127.0.0.1:3100/" }).marketplaceUrl).toBe("http://127.0.0.1:3100");
+    expect(() => loadDemoConfig({ ...base, MARKETPLACE_PUBLIC_URL: "javascript:alert(1)" })).toThrow(new DemoConfigError("MARKETPLACE_PUBLIC_URL must be an http(s) URL"));
+  });
+
   it("applies the documented defaults", () => {
     expect(loadDemoConfig({ SLOTGATE_CLIENT_ID: "sg_x", SLOTGATE_CLIENT_SECRET: SECRET })).toEqual({
       slotgateUrl: "http://127.0.0.1:8080",
@@ -77,6 +83,7 @@ describe("the demo back end", () => {
       redirectUri: "http://127.0.0.1:3999/slotgate-callback.html",
       cuid: "slotgate-demo",
       spendKeyConfigured: true,
+      marketplaceUrl: null,
     });
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain(KEY);

@@ -86,7 +86,8 @@ async function chainState(): Promise<string> {
   const rows = await chainDb.query<{ t: string; n: string }>(
     `SELECT 'wallets' AS t, count(*)::text AS n FROM cs_wallets UNION ALL SELECT 'owners', coalesce(string_agg(owner_eoa, ',' ORDER BY user_uuid), '') FROM cs_wallets
      UNION ALL SELECT 'writes', count(*)::text FROM cs_writes UNION ALL SELECT 'attempts', count(*)::text FROM cs_pin_attempts
-     UNION ALL SELECT 'assertions', count(*)::text FROM cs_caller_assertions UNION ALL SELECT 'slots', count(*)::text FROM cs_slot_exchange_states`,
+     UNION ALL SELECT 'assertions', count(*)::text FROM cs_caller_assertions UNION ALL SELECT 'slots', count(*)::text FROM cs_slot_exchange_states
+     UNION ALL SELECT 'opened slots', coalesce(string_agg(cuid || '/' || meta_idx || '/' || user_uuid || '/' || active, ',' ORDER BY cuid, meta_idx), '') FROM cs_slots`,
   );
   const node = await fetch(chain.rpcUrl as string, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) });
   const height = ((await node.json()) as { result: string }).result;
@@ -235,6 +236,8 @@ describe("evidence, not flags: direct gRPC calls", () => {
       fundWallet: [{ user_uuid: victimId, xotn: "1000" }],
       enableRelease: ["c", true],
       devFundSlot: [{ user_uuid: victimId, xotn: "10", cuid: "c", client_id: "sg_x" }],
+      openSlot: [victimId, "c"],
+      activateSlot: [victimId, "c", 0],
     };
     const before = await chainState();
     const methods = Object.keys(userCalls);

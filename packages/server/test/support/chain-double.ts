@@ -1,5 +1,5 @@
 import { ChainServiceError, type ChainService } from "@slotgate/chain-service";
-import type { ExchangeTokenOwnerRequest, ExchangeTokenOwnerResponse } from "@slotgate/protocol";
+import type { ExchangeTokenOwnerRequest, ExchangeTokenOwnerResponse, SlotView } from "@slotgate/protocol";
 import type { ChainHandle } from "../../src/chain/start-chain.js";
 
 /** How the double settles one `exchangeSlotOwner` call. */
@@ -24,7 +24,7 @@ export interface ExchangeCall {
  * the sale's write settles. The double records every `exchangeSlotOwner` call and lets the test settle
  * it (answer, pending 202 then confirmed/failed, refused, broken) at the moment it chooses. It knows
  * which client registered which cuid (`cuidClient`), the state of pending writes (`lookupWrite`), and
- * answers the code exchange's `provisionWallet` with fixed addresses.
+ * answers the code exchange (`providerStatus`, `activeSlot`, `provisionWallet`) with simulated addresses.
  * Any other method throws: a test that reaches one uses the real chain service instead.
  */
 export class ExchangeChainDouble {
@@ -59,8 +59,11 @@ export class ExchangeChainDouble {
         if (name === "cuidClient") return async (cuid: string) => this.cuids.get(cuid) ?? null;
         if (name === "exchangeSlotOwner") return (request: ExchangeTokenOwnerRequest) => this.exchange(request);
         if (name === "lookupWrite") return async (owner: { user_uuid: number }, writeId: string) => this.lookup(owner, writeId);
-        // The code exchange of a blockchain client answers the user's content_address.
+        // The code exchange of a blockchain client answers the user's content_address: the active slot of the
+        // client's first cuid (`providerStatus`, `activeSlot`), or the C_SALT wallet without a cuid (`provisionWallet`).
         if (name === "provisionWallet") return async () => ({ address: `0x${"01".repeat(20)}`, content_address: `0x${"02".repeat(20)}` });
+        if (name === "providerStatus") return async (clientId: string) => ({ cuids: [...this.cuids].filter(([, c]) => c === clientId).map(([cuid]) => ({ cuid })) });
+        if (name === "activeSlot") return async (userUuid: number, cuid: string) => this.slotOf(userUuid, cuid);
         if (name === "then") return undefined;
         return () => {
           throw new Error(`ExchangeChainDouble: ${String(name)} is not part of this double`);
@@ -92,6 +95,22 @@ export class ExchangeChainDouble {
       this.calls.push(call);
       this.onCall?.(call);
     });
+  }
+
+  /** The one (simulated) slot of a user and cuid the code exchange names. */
+  private slotOf(userUuid: number, cuid: string): SlotView {
+    return {
+      cuid,
+      meta_idx: userUuid,
+      slot: `0x${userUuid.toString(16).padStart(40, "0")}`,
+      owner: `0x${"01".repeat(20)}`,
+      owner_user_id: String(userUuid),
+      tr_cnt: 0,
+      balance: "0",
+      used_balances: "0",
+      state: "active",
+      registered: true,
+    };
   }
 
   private lookup(owner: { user_uuid: number }, writeId: string) {

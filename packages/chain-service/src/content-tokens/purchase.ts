@@ -27,7 +27,7 @@ export async function buyContentToken(
   identity: WriteIdentity,
 ): Promise<UserBuyContentTokenResponse | PendingWrite> {
   requireOwnCuid(input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
-  const slot = (await activeSlotOf(ctx, input.user_dbkey, input.cuid)).wallet;
+  const slot = (await activeSlotOf(ctx, input.user_dbkey, input.cuid, true)).wallet;
   const amount = xotnWei(input.amount);
   const { xotn, exchange } = ctx.contracts;
   const [consent, allowance, balance] = await Promise.all([

@@ -7,19 +7,15 @@ import { findWallet } from "../storage/wallets.js";
 
 /**
  * @internal The ACTIVE slot of `cuid` of `user_dbkey` (the decimal user id of the slot's user), where
- * purchases and spends land; `slot_not_found` for an unknown user or one without an active slot of the
- * cuid. Neither opens a slot: a refused purchase must change nothing, and a purchase cannot succeed on a
- * slot nobody opened (its wallet has given no consent). Slots are opened by the user's login to the
- * game (the code exchange), `approve_purchases`, `POST /v1/slots` and the development faucet.
+ * purchases and spends land: `slot_not_found` for an unknown user; with `create`, a user without an
+ * active slot of the cuid gets one opened (a purchase), else `slot_not_found` (a spend).
  */
-export async function activeSlotOf(ctx: ServiceContext, userDbkey: string, cuid: string): Promise<SlotRecord & { wallet: string }> {
+export async function activeSlotOf(ctx: ServiceContext, userDbkey: string, cuid: string, create: boolean): Promise<SlotRecord & { wallet: string }> {
   const id = /^[1-9][0-9]{0,15}$/.test(userDbkey) ? Number(userDbkey) : Number.NaN;
   const wallet = Number.isSafeInteger(id) ? await findWallet(ctx.db, id) : null;
   if (!wallet) throw new ChainServiceError("slot_not_found", "no slot wallet is known for this user_dbkey (the user must register a PIN)");
-  const slot = await activeSlotRecord(ctx, id, cuid, false);
-  if (!slot) {
-    throw new ChainServiceError("slot_not_found", `this user has no active slot of cuid ${cuid}: it is opened when the user logs in to the game, consents to purchases, or opens one (POST /v1/slots)`);
-  }
+  const slot = await activeSlotRecord(ctx, id, cuid, create);
+  if (!slot) throw new ChainServiceError("slot_not_found", `this user has no active slot of cuid ${cuid}`);
   return { ...slot, wallet: getAddress(slot.wallet) };
 }
 

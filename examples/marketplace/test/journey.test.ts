@@ -11,7 +11,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ContentTokenClient, type SpendKey } from "@slotgate/backend-sdk";
 import { signWebhook } from "@slotgate/server";
-import { type ReferenceServer, freeLoopbackPort, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";
+import { type ReferenceServer, freeLoopbackPort, signInPlayer, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";
 import type { SlotView } from "@slotgate/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SELLER_PLAYING } from "../src/listing/hand-over.js";
@@ -19,7 +19,6 @@ import { PLAYING_MESSAGE } from "../src/listing/list-slot.js";
 import { type BrowserSession, browserSession } from "./support/browser-session.js";
 import { GAME_CALLBACK_PATH, type GameBackend, startGameBackend } from "./support/game-backend.js";
 import { MARKETPLACE_SECRET, type RunningMarketplace, startMarketplace } from "./support/marketplace.js";
-import { signInPlayer } from "./support/sign-in.js";
 
 const CUID = "test-game";
 const PASSWORD = "player-password-123";

@@ -51,6 +51,24 @@ export interface SignUpPlayerOptions {
   extra?: Record<string, string>;
 }
 
+/** Opens the authorize form for `params` and answers a function that submits it (cookie and CSRF token kept). */
+async function authorizeForm(baseUrl: string, params: Record<string, string>): Promise<(fields: Record<string, string>) => Promise<Response>> {
+  const page = await fetch(`${baseUrl}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept: "text/html" } });
+  const cookie = page.headers.get("set-cookie")?.split(";")[0];
+  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1];
+  if (page.status !== 200 || !cookie || !csrf) throw new Error(`the authorize page answered ${page.status} without a form`);
+  return (fields) =>
+    fetch(`${baseUrl}/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie },
+      body: new URLSearchParams({ ...params, csrf_token: csrf, decision: "approve", ...fields }),
+    });
+}
+
+/** The id of the newest mail to `email` in the development mailbox (a code mailed after it is the new one). */
+const lastMailTo = (dataDir: string, email: string) => readMailbox(dataDir, { to: email, limit: 1 })[0]?.id;
+
 /**
  * Signs a player up through the authorize form as a person would, mailbox step included: opens
  * the form, submits email and password with `intent=signup`, reads the emailed code from the
@@ -67,22 +85,36 @@ export async function signUpPlayer(baseUrl: string, dataDir: string, options: Si
   const params: Record<string, string> = { client_id: options.client_id, redirect_uri: options.redirect_uri, response_type: "code", state: options.state };
   if (options.display) params["display"] = options.display;
   Object.assign(params, options.extra);
-  const page = await fetch(`${baseUrl}/oauth/authorize?${new URLSearchParams(params)}`, { headers: { accept: "text/html" } });
-  const cookie = page.headers.get("set-cookie")?.split(";")[0];
-  const csrf = /name="csrf_token" value="([^"]+)"/.exec(await page.text())?.[1];
-  if (page.status !== 200 || !cookie || !csrf) throw new Error(`the authorize page answered ${page.status} without a form`);
-  const post = (fields: Record<string, string>) =>
-    fetch(`${baseUrl}/oauth/authorize`, {
-      method: "POST",
-      redirect: "manual",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "text/html", cookie },
-      body: new URLSearchParams({ ...params, csrf_token: csrf, decision: "approve", ...fields }),
-    });
-  const before = readMailbox(dataDir, { to: options.email, limit: 1 })[0]?.id;
+  const post = await authorizeForm(baseUrl, params);
+  const before = lastMailTo(dataDir, options.email);
   const step = await post({ email: options.email, password: options.password, intent: "signup" });
   const html = await step.text();
   const challenge = /name="challenge" value="([^"]+)"/.exec(html)?.[1];
   if (!challenge) throw new Error(`sign-up answered ${step.status} without the mailbox step: ${/id="slotgate-error"[^>]*>([^<]*)/.exec(html)?.[1] ?? ""}`);
   const code = await waitForMailedCode(dataDir, options.email, before === undefined ? {} : { after: before });
   return post({ challenge, otp: code });
+}
+
+/**
+ * Signs an existing player in through the authorize form in loopback mode (as a native game or a test does) and
+ * answers the user JWT the service redirects with; when the service asks for the mailbox step, reads the code from
+ * the development mailbox in `dataDir`. The counterpart of {@link signUpPlayer} for an account that exists.
+ *
+ * @example
+ * ```ts
+ * const jwt = await signInPlayer(server.url, server.dataDir, { client_id, redirect_uri: "http://127.0.0.1:7777/callback", email, password });
+ * ```
+ */
+export async function signInPlayer(baseUrl: string, dataDir: string, options: { client_id: string; redirect_uri: string; email: string; password: string }): Promise<string> {
+  const post = await authorizeForm(baseUrl, { client_id: options.client_id, redirect_uri: options.redirect_uri, response_type: "code", state: `sign-in-${Date.now()}` });
+  const before = lastMailTo(dataDir, options.email);
+  let res = await post({ email: options.email, password: options.password });
+  if (res.status === 200) {
+    const challenge = /name="challenge" value="([^"]+)"/.exec(await res.text())?.[1];
+    if (!challenge) throw new Error("sign-in answered 200 without the mailbox step");
+    res = await post({ challenge, otp: await waitForMailedCode(dataDir, options.email, before === undefined ? {} : { after: before }) });
+  }
+  const jwt = res.status === 302 ? new URL(res.headers.get("location") ?? "").searchParams.get("jwt") : null;
+  if (!jwt) throw new Error(`sign-in answered ${res.status} without a JWT`);
+  return jwt;
 }

@@ -49,6 +49,23 @@ function backsASlot(state: MockState, address: string): boolean {
 }
 
 /**
+ * The wallet a first opening of a slot of `cuid` would give `userId` (the user's wallet at the cuid's client,
+ * while it backs no slot), or null when an opening would make a new, empty wallet. Purchases check it before
+ * opening, as the server does, so a refused purchase opens nothing.
+ *
+ * @example
+ * ```ts
+ * const wallet = firstSlotWallet(ctx, "1001", "demo-game"); // its XOTN decides whether a purchase may open the slot
+ * ```
+ */
+export function firstSlotWallet(ctx: MockContext, userId: string, cuid: string): SlotRecord | null {
+  const provider = ctx.state.providers.get(cuid);
+  if (!provider) return null;
+  const own = ctx.state.slotFor(provider.client_id, userId);
+  return backsASlot(ctx.state, own.address.toLowerCase()) ? null : own;
+}
+
+/**
  * Opens the next slot of `cuid` for `userId` (404 `provider_not_registered` when no client registered
  * the cuid): active when the user has no active slot of the cuid, else sleeping. The user's first slot
  * of the cuid's client takes the user's wallet at that client (as the server's first slot takes the

@@ -71,3 +71,16 @@ describe("a sale in the simulated service", () => {
     expect(((await json(await read(cuid, 0), 200))["slot"] as Record<string, unknown>)["owner_user_id"]).toBe(ctx.users.alice.user_id);
   });
 });
+
+describe("purchases and slots in the simulated service", () => {
+  it("a refused purchase opens no slot, as on the server", async () => {
+    const { client } = await providerClient(ctx);
+    const { alice } = ctx.users;
+    const login = await ctx.accessToken(client, alice);
+    const { client: other, cuid: otherCuid } = await providerClient(ctx);
+    const refused = await json(await ctx.postJson(PATHS.userBuyContentToken, { client_id: other.client_id, user_dbkey: alice.user_id, amount: "5", cuid: otherCuid }, ctx.basic(other)), 409);
+    expect(refused["error"]).toBe("insufficient_allowance");
+    const slots = await json(await fetch(`${mock.baseUrl}${PATHS.slots}?cu_id=${otherCuid}`, { headers: ctx.bearer(login.access_token) }), 200);
+    expect(slots["slots"], "the refused purchase opened no slot of that cuid").toEqual([]);
+  });
+});

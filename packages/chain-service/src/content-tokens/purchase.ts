@@ -5,7 +5,7 @@ import { ChainServiceError } from "../errors.js";
 import { findCuidOwner } from "../storage/providers.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
 import { platformWrite } from "../writes/platform-write.js";
-import { activeSlotOf, requireOwnCuid } from "./slots.js";
+import { purchaseSlotOf, requireOwnCuid } from "./slots.js";
 
 /** `"1.5"` is ether, `"1500"` is wei. */
 function xotnWei(amount: string): bigint {
@@ -27,18 +27,21 @@ export async function buyContentToken(
   identity: WriteIdentity,
 ): Promise<UserBuyContentTokenResponse | PendingWrite> {
   requireOwnCuid(input.client_id, input.cuid, await findCuidOwner(ctx.db, input.cuid));
-  const slot = (await activeSlotOf(ctx, input.user_dbkey, input.cuid, true)).wallet;
+  // Checked before anything is recorded: a refused purchase opens no slot.
+  const target = await purchaseSlotOf(ctx, input.user_dbkey, input.cuid);
   const amount = xotnWei(input.amount);
   const { xotn, exchange } = ctx.contracts;
+  const noConsent = () =>
+    new ChainServiceError("insufficient_allowance", "The user has not consented to purchases of this much XOTN for this cuid (POST /v1/pin/verify with approve_purchases and the cuid).");
+  if (target.wallet === null) throw noConsent();
   const [consent, allowance, balance] = await Promise.all([
-    exchange.purchase_allowance(slot, input.cuid),
-    xotn.allowance(slot, ctx.addresses.exchange),
-    xotn.balanceOf(slot),
+    exchange.purchase_allowance(target.wallet, input.cuid),
+    xotn.allowance(target.wallet, ctx.addresses.exchange),
+    xotn.balanceOf(target.wallet),
   ]);
-  if (consent < amount || allowance < amount) {
-    throw new ChainServiceError("insufficient_allowance", "The user has not consented to purchases of this much XOTN for this cuid (POST /v1/pin/verify with approve_purchases and the cuid).");
-  }
+  if (consent < amount || allowance < amount) throw noConsent();
   if (balance < amount) throw new ChainServiceError("insufficient_balance", "The slot wallet holds less XOTN than the amount.");
+  const slot = target.open ? await target.open() : target.wallet;
   return platformWrite<UserBuyContentTokenResponse & Record<string, unknown>>(ctx, identity, {
     to: ctx.addresses.exchange,
     data: exchange.interface.encodeFunctionData("buy_for", [slot, input.cuid, amount]),

@@ -2,21 +2,51 @@ import { getAddress } from "ethers";
 import { ChainServiceError } from "../errors.js";
 import type { ServiceContext } from "../context.js";
 import { activeSlotRecord } from "../slots/slots.js";
-import type { SlotRecord } from "../storage/slots.js";
+import { type SlotRecord, findSlotByWallet } from "../storage/slots.js";
 import { findWallet } from "../storage/wallets.js";
 
 /**
  * @internal The ACTIVE slot of `cuid` of `user_dbkey` (the decimal user id of the slot's user), where
- * purchases and spends land: `slot_not_found` for an unknown user; with `create`, a user without an
- * active slot of the cuid gets one opened (a purchase), else `slot_not_found` (a spend).
+ * spends land: `slot_not_found` for an unknown user or one without an active slot of the cuid (a spend
+ * never opens one).
  */
-export async function activeSlotOf(ctx: ServiceContext, userDbkey: string, cuid: string, create: boolean): Promise<SlotRecord & { wallet: string }> {
+export async function activeSlotOf(ctx: ServiceContext, userDbkey: string, cuid: string): Promise<SlotRecord & { wallet: string }> {
   const id = /^[1-9][0-9]{0,15}$/.test(userDbkey) ? Number(userDbkey) : Number.NaN;
   const wallet = Number.isSafeInteger(id) ? await findWallet(ctx.db, id) : null;
   if (!wallet) throw new ChainServiceError("slot_not_found", "no slot wallet is known for this user_dbkey (the user must register a PIN)");
-  const slot = await activeSlotRecord(ctx, id, cuid, create);
+  const slot = await activeSlotRecord(ctx, id, cuid, false);
   if (!slot) throw new ChainServiceError("slot_not_found", `this user has no active slot of cuid ${cuid}`);
   return { ...slot, wallet: getAddress(slot.wallet) };
+}
+
+/**
+ * @internal The slot a provider's purchase for `user_dbkey` would land in, without opening one: the active
+ * slot of the cuid, or — when the user has none — the wallet a first opening would use if it can hold a
+ * consent at all (the user's C_SALT wallet while it backs no slot: the user may have consented from it
+ * before any slot existed). `open` opens that slot once the purchase's checks passed, so a refused purchase
+ * changes nothing. `null` wallet: no slot and no wallet that could have consented.
+ */
+export async function purchaseSlotOf(
+  ctx: ServiceContext,
+  userDbkey: string,
+  cuid: string,
+): Promise<{ wallet: string | null; open: (() => Promise<string>) | null }> {
+  const id = /^[1-9][0-9]{0,15}$/.test(userDbkey) ? Number(userDbkey) : Number.NaN;
+  const owner = Number.isSafeInteger(id) ? await findWallet(ctx.db, id) : null;
+  if (!owner) throw new ChainServiceError("slot_not_found", "no slot wallet is known for this user_dbkey (the user must register a PIN)");
+  const active = await activeSlotRecord(ctx, id, cuid, false);
+  if (active) return { wallet: getAddress(active.wallet), open: null };
+  if ((await findSlotByWallet(ctx.db, owner.contentAddress)) !== null) return { wallet: null, open: null };
+  const candidate = getAddress(owner.contentAddress);
+  return {
+    wallet: candidate,
+    open: async () => {
+      const opened = await activeSlotRecord(ctx, id, cuid, true);
+      // Another opening of this user's took the C_SALT wallet meanwhile: the new slot has no consent.
+      if (!opened || getAddress(opened.wallet) !== candidate) throw new ChainServiceError("insufficient_allowance", "The user has not consented to purchases for this cuid from this slot.");
+      return candidate;
+    },
+  };
 }
 
 /** @internal The cuid must be registered by `clientId`. */

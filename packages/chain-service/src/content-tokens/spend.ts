@@ -64,7 +64,7 @@ export async function increaseUsed(
     const age = Math.abs(Math.floor(ctx.now().getTime() / 1000) - payload.ts);
     if (age > ctx.spendMaxAgeSeconds) throw new ChainServiceError("stale_message");
   }
-  const slot = (await activeSlotOf(ctx, payload.user_dbkey, payload.cuid, false)).wallet;
+  const slot = (await activeSlotOf(ctx, payload.user_dbkey, payload.cuid)).wallet;
   const amount = BigInt(payload.amount);
   const [balance] = await ctx.contracts.exchange.balance_adex(slot, payload.cuid);
   if (balance < amount) throw new ChainServiceError("insufficient_balance");

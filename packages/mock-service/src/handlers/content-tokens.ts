@@ -27,7 +27,7 @@ import { HttpError } from "../http/http-error.js";
 import { idempotent } from "../http/idempotency.js";
 import { guard, json } from "../http/respond.js";
 import { randomHex, randomTxHash } from "../random.js";
-import { activeSlot, walletOf } from "../slots.js";
+import { activeSlot, firstSlotWallet, walletOf } from "../slots.js";
 import type { ClientRecord, ProviderRecord, SlotBalance, SlotRecord } from "../state.js";
 
 /** Seconds a spend message's optional `ts` may differ from the service clock. */
@@ -72,12 +72,26 @@ function balanceOf(slot: SlotRecord, cuid: string): SlotBalance {
   return balance;
 }
 
-/** The user's active slot wallet of `cuid` (opened when `create` and there is none), as the server resolves purchases and spends. */
-function slotOfUser(ctx: MockContext, userDbkey: string, cuid: string, create: boolean): SlotRecord {
+/** The user's active slot wallet of `cuid`, as the server resolves spends (a spend never opens one). */
+function slotOfUser(ctx: MockContext, userDbkey: string, cuid: string): SlotRecord {
   if (!ctx.state.endUsers.has(userDbkey)) throw new HttpError("slot_not_found", { message: "No user (slot) has this user_dbkey." });
-  const slot = activeSlot(ctx, userDbkey, cuid, { create });
-  if (!slot) throw new HttpError("slot_not_found", { message: "The user has no active slot of this cuid (it opens with a purchase or a login)." });
+  const slot = activeSlot(ctx, userDbkey, cuid);
+  if (!slot) throw new HttpError("slot_not_found", { message: "The user has no active slot of this cuid (it opens with a login to the game, a consent or POST /v1/slots)." });
   return walletOf(ctx, slot);
+}
+
+/**
+ * The slot wallet a provider's purchase of `paid` XOTN wei pays from, as the server resolves it: the active slot
+ * of the cuid, or — when there is none — the wallet a first opening would use, opened only once the purchase can
+ * go through (a refused purchase opens nothing).
+ */
+function purchaseSlot(ctx: MockContext, userDbkey: string, cuid: string, paid: bigint): SlotRecord {
+  if (!ctx.state.endUsers.has(userDbkey)) throw new HttpError("slot_not_found", { message: "No user (slot) has this user_dbkey." });
+  const active = activeSlot(ctx, userDbkey, cuid);
+  const wallet = active ? walletOf(ctx, active) : firstSlotWallet(ctx, userDbkey, cuid);
+  if (!wallet || wallet.xotn < paid) throw new HttpError("insufficient_allowance");
+  if (!active) activeSlot(ctx, userDbkey, cuid, { create: true });
+  return wallet;
 }
 
 function add(map: Map<string, bigint>, key: string, amount: bigint): void {
@@ -119,9 +133,8 @@ export function contentTokenHandlers(ctx: MockContext) {
         sameClient(client, body.client_id);
         return idempotent(ctx, request, `client:${client.client_id}`, body, async () => {
         const provider = ownProvider(ctx, client, body.cuid);
-        const slot = slotOfUser(ctx, body.user_dbkey, body.cuid, true);
         const paid = parseXotn(body.amount);
-        if (slot.xotn < paid) throw new HttpError("insufficient_allowance");
+        const slot = purchaseSlot(ctx, body.user_dbkey, body.cuid, paid);
         const feePercent = ctx.faults.wrongFeeSplit ? 10n : 15n;
         const fee = (paid * feePercent) / 100n;
         slot.xotn -= paid;
@@ -166,7 +179,7 @@ export function contentTokenHandlers(ctx: MockContext) {
         }
         const nonceKey = spend.nonce === undefined ? undefined : `${client.client_id}|${spend.nonce}`;
         if (nonceKey !== undefined && ctx.state.acceptedNonces.has(nonceKey)) throw new HttpError("replayed_message");
-        const slot = slotOfUser(ctx, spend.user_dbkey, spend.cuid, false);
+        const slot = slotOfUser(ctx, spend.user_dbkey, spend.cuid);
         const balance = balanceOf(slot, spend.cuid);
         const amount = BigInt(spend.amount);
         if (balance.balance < amount) throw new HttpError("insufficient_balance");

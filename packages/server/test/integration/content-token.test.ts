@@ -71,13 +71,12 @@ describe("purchases paid by the user's own slot wallet, with the user's consent 
     const asB = (path: string, body: Record<string, unknown>) => postBasic(server, clientB, path, body);
     const spendB = (payload: Record<string, unknown>) =>
       asB("/v1/development-api/increase_used_content_token", { encrypted_message: encryptHex(JSON.stringify({ client_id: clientB.client_id, user_dbkey: user.userId, ...payload }), keyB, ivB) });
-    // One after another: a purchase opens the user's first slot of its cuid when there is none (docs/decisions/marketplace.md),
-    // so the spend on B's cuid meets that empty slot (insufficient_balance) rather than none (slot_not_found).
+    // The user never played B's game: no slot of cuidB, and a refused purchase opens none (docs/decisions/marketplace.md).
     const attempts: Array<[string, () => Promise<{ status: number; json: Record<string, unknown> }>, number, string]> = [
       ["buy on B's own cuid", () => asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid: cuidB }), 409, "insufficient_allowance"],
       ["buy on A's cuid", () => asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid }), 404, "provider_not_registered"],
       ["spend on A's cuid", () => spendB({ amount: "1", cuid }), 403, "encrypted_message_mismatch"],
-      ["spend on B's cuid", () => spendB({ amount: "1", cuid: cuidB }), 409, "insufficient_balance"],
+      ["spend on B's cuid", () => spendB({ amount: "1", cuid: cuidB }), 404, "slot_not_found"],
       ["release on A's cuid", () => asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid, slot: user.contentAddress }), 404, "provider_not_registered"],
       ["the faucet for A's cuid", () => asB("/v1/dev/fund_slot", { client_id: clientB.client_id, user_id: user.userId, xotn: "1", cuid }), 404, "provider_not_registered"],
     ];
@@ -85,6 +84,8 @@ describe("purchases paid by the user's own slot wallet, with the user's consent 
       const res = await attempt();
       expect([res.status, res.json["error"]], what).toEqual([status, code]);
     }
+    const slotsOfB = await call(server.url, "GET", `/v1/slots?cu_id=${cuidB}`, { token: user.token });
+    expect([slotsOfB.status, slotsOfB.json["slots"]], "no slot of B's cuid was opened").toEqual([200, []]);
     await asB("/v1/dev/enable_release", { client_id: clientB.client_id, cuid: cuidB });
     const release = await asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid: cuidB, slot: user.contentAddress });
     expect([release.status, release.json["released_amount"]], "release on B's own cuid").toEqual([200, "0"]);

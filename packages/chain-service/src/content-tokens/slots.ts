@@ -3,7 +3,15 @@ import { ChainServiceError } from "../errors.js";
 import type { ServiceContext } from "../context.js";
 import { activeSlotRecord } from "../slots/slots.js";
 import { type SlotRecord, findSlotByWallet } from "../storage/slots.js";
-import { findWallet } from "../storage/wallets.js";
+import { type WalletRecord, findWallet } from "../storage/wallets.js";
+
+/** The user id `user_dbkey` names (a decimal string) with its wallet record; `slot_not_found` when none. */
+async function userOfDbkey(ctx: ServiceContext, userDbkey: string): Promise<{ id: number; wallet: WalletRecord }> {
+  const id = /^[1-9][0-9]{0,15}$/.test(userDbkey) ? Number(userDbkey) : Number.NaN;
+  const wallet = Number.isSafeInteger(id) ? await findWallet(ctx.db, id) : null;
+  if (!wallet) throw new ChainServiceError("slot_not_found", "no slot wallet is known for this user_dbkey (the user must register a PIN)");
+  return { id, wallet };
+}
 
 /**
  * @internal The ACTIVE slot of `cuid` of `user_dbkey` (the decimal user id of the slot's user), where
@@ -11,9 +19,7 @@ import { findWallet } from "../storage/wallets.js";
  * never opens one).
  */
 export async function activeSlotOf(ctx: ServiceContext, userDbkey: string, cuid: string): Promise<SlotRecord & { wallet: string }> {
-  const id = /^[1-9][0-9]{0,15}$/.test(userDbkey) ? Number(userDbkey) : Number.NaN;
-  const wallet = Number.isSafeInteger(id) ? await findWallet(ctx.db, id) : null;
-  if (!wallet) throw new ChainServiceError("slot_not_found", "no slot wallet is known for this user_dbkey (the user must register a PIN)");
+  const { id } = await userOfDbkey(ctx, userDbkey);
   const slot = await activeSlotRecord(ctx, id, cuid, false);
   if (!slot) throw new ChainServiceError("slot_not_found", `this user has no active slot of cuid ${cuid}`);
   return { ...slot, wallet: getAddress(slot.wallet) };
@@ -31,9 +37,7 @@ export async function purchaseSlotOf(
   userDbkey: string,
   cuid: string,
 ): Promise<{ wallet: string | null; open: (() => Promise<string>) | null }> {
-  const id = /^[1-9][0-9]{0,15}$/.test(userDbkey) ? Number(userDbkey) : Number.NaN;
-  const owner = Number.isSafeInteger(id) ? await findWallet(ctx.db, id) : null;
-  if (!owner) throw new ChainServiceError("slot_not_found", "no slot wallet is known for this user_dbkey (the user must register a PIN)");
+  const { id, wallet: owner } = await userOfDbkey(ctx, userDbkey);
   const active = await activeSlotRecord(ctx, id, cuid, false);
   if (active) return { wallet: getAddress(active.wallet), open: null };
   if ((await findSlotByWallet(ctx.db, owner.contentAddress)) !== null) return { wallet: null, open: null };

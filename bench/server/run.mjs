@@ -2,7 +2,10 @@
 //
 //   node bench/server/run.mjs [--rounds 5] [--duration 8] [--connections 50] [--out bench/server/results.json]
 //
-// Servers run pinned to core 1 (taskset -c 1), this process and autocannon on core 0. Modes:
+// Servers run pinned to core 1 (taskset -c 1); this process, autocannon and the PostgreSQL backends
+// that serve the Slotgate targets on core 0 (re-pinned after each warm-up: the pool opens them on
+// demand), so that the server under test has its core to itself as node-oidc-provider has (it keeps
+// no database) and as it would with the database on another machine. Modes:
 //   bare        bare Express 5 JSON route (baseline)
 //   oidc        node-oidc-provider POST /token, client_credentials, ES256 JWT access token
 //   token-pg    Slotgate POST /oauth/token code exchange, PostgreSQL
@@ -10,12 +13,15 @@
 //   validate    Slotgate GET /v1/oauth/validate (PostgreSQL instance)
 //   status-pg   Slotgate POST /v1/oauth/status/login, PostgreSQL (status upsert + outbox row), 500 users
 //   status-lite Slotgate POST /v1/oauth/status/login, PGlite
+//   token-base  token-pg at another build of the server (--baseline-dist DIR, a copy of
+//               packages/server/dist inside packages/server): a change's same-run baseline
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import pg from "pg";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -26,6 +32,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "50" },
     modes: { type: "string", default: "bare,oidc,token-pg,token-lite,validate,status-pg,status-lite" },
     out: { type: "string", default: join(here, "results.json") },
+    "baseline-dist": { type: "string" },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -40,8 +47,8 @@ try {
   console.error("taskset unavailable: running unpinned");
 }
 
-function start(file, ...args) {
-  const child = spawn("taskset", ["-c", "1", process.execPath, join(here, file), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+function start(file, args = [], env = process.env) {
+  const child = spawn("taskset", ["-c", "1", process.execPath, join(here, file), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -64,13 +71,54 @@ function ask(child, message, replyType) {
   });
 }
 
+// The PostgreSQL backends of the Slotgate targets carry this application_name (node-postgres reads PGAPPNAME).
+const APP_NAME = "slotgate-bench";
+const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+let pinWarned = false;
+async function pinDatabaseBackends() {
+  if (process.env.BENCH_PIN_DB === "off") return;
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE application_name = $1", [APP_NAME]);
+    for (const { pid } of rows) {
+      try {
+        execFileSync("taskset", ["-p", "-c", "0", String(pid)], { stdio: "ignore" });
+      } catch {
+        if (!pinWarned) console.error("cannot pin PostgreSQL backends (not root?): they share the servers' core");
+        pinWarned = true;
+      }
+    }
+  } finally {
+    await client.end();
+  }
+}
+
 const need = (m) => MODES.includes(m);
-console.error("starting targets…");
-const targets = {};
-if (need("bare")) targets.bare = await start("bare-express.mjs");
-if (need("oidc")) targets.oidc = await start("oidc-provider-target.mjs");
-if (["token-pg", "validate", "status-pg"].some(need)) targets.pg = await start("slotgate-target.mjs", "postgres");
-if (["token-lite", "status-lite"].some(need)) targets.lite = await start("slotgate-target.mjs", "pglite");
+const pgEnv = { ...process.env, PGAPPNAME: APP_NAME };
+if (need("token-base") && !values["baseline-dist"]) throw new Error("token-base needs --baseline-dist DIR");
+// Fresh target processes every round: one process can run 20-30 % slower than another of the same
+// build for its whole life on these machines (all of its code alike, crypto included), so targets
+// that lived for the whole run would let one unlucky process bias every round of a mode.
+async function startTargets() {
+  const targets = {};
+  if (need("bare")) targets.bare = await start("bare-express.mjs");
+  if (need("oidc")) targets.oidc = await start("oidc-provider-target.mjs");
+  if (["token-pg", "validate", "status-pg"].some(need)) targets.pg = await start("slotgate-target.mjs", ["postgres"], pgEnv);
+  if (["token-lite", "status-lite"].some(need)) targets.lite = await start("slotgate-target.mjs", ["pglite"]);
+  if (need("token-base")) targets.base = await start("slotgate-target.mjs", ["postgres"], { ...pgEnv, SLOTGATE_SERVER_DIST: values["baseline-dist"] });
+  return targets;
+}
+async function stopTargets(targets) {
+  await Promise.all(
+    Object.values(targets).map(({ child }) => {
+      child.removeAllListeners("exit");
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.send({ type: "stop" });
+      return exited;
+    }),
+  );
+}
 
 function load(url, requests, seconds) {
   return new Promise((resolve, reject) => {
@@ -78,8 +126,10 @@ function load(url, requests, seconds) {
   });
 }
 
-async function tokenRequests(t, seconds) {
-  const expected = Math.max(t.lastRate ?? 0, 8000) * (seconds + 1) * 1.5;
+// The best exchange rate seen so far per mode: how many codes to mint for the next load.
+const lastRates = {};
+async function tokenRequests(mode, t, seconds) {
+  const expected = Math.max(lastRates[mode] ?? 0, 8000) * (seconds + 1) * 1.5;
   const { codes } = await ask(t.child, { type: "mint", n: Math.max(10_000, Math.ceil(expected)) }, "minted");
   let i = 0;
   const { client_id, client_secret, redirect_uri } = t.info;
@@ -112,8 +162,9 @@ const MODE_DEFS = {
       },
     ],
   },
-  "token-pg": { target: "pg", requests: (t, s) => tokenRequests(t, s) },
-  "token-lite": { target: "lite", requests: (t, s) => tokenRequests(t, s) },
+  "token-pg": { target: "pg", requests: (t, s) => tokenRequests("token-pg", t, s) },
+  "token-lite": { target: "lite", requests: (t, s) => tokenRequests("token-lite", t, s) },
+  "token-base": { target: "base", requests: (t, s) => tokenRequests("token-base", t, s) },
   validate: {
     target: "pg",
     requests: async (t) => [{ method: "GET", path: "/v1/oauth/validate", headers: { authorization: `Bearer ${t.info.access_token}` } }],
@@ -150,22 +201,46 @@ const MODE_DEFS = {
 const samples = Object.fromEntries(MODES.map((m) => [m, []]));
 const errors = Object.fromEntries(MODES.map((m) => [m, 0]));
 const p99s = Object.fromEntries(MODES.map((m) => [m, []]));
+// Each round runs the modes in its own order (a shuffle seeded by the round number, so a run can be
+// repeated): a mode measured right after another one runs measurably slower or faster on these
+// machines (up to 30 % seen for the exchange right after node-oidc-provider, with the same build on
+// both sides), so a fixed order would bias the ratios instead of spreading that effect as noise.
+function orderOfRound(round) {
+  let seed = round >>> 0; // mulberry32
+  const next = () => {
+    seed = (seed + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const order = [...MODES];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+const orders = [];
 for (let round = 1; round <= ROUNDS; round++) {
-  for (const mode of MODES) {
+  const order = orderOfRound(round);
+  orders.push(order);
+  console.error(`round ${round}: starting targets…`);
+  const targets = await startTargets();
+  for (const mode of order) {
     const def = MODE_DEFS[mode];
     const t = targets[def.target];
     await load(t.info.url, await def.requests(t, WARMUP), WARMUP);
+    await pinDatabaseBackends();
     const result = await load(t.info.url, await def.requests(t, DURATION), DURATION);
     const ok = result["2xx"] / DURATION;
-    if (mode.startsWith("token")) t.lastRate = Math.max(t.lastRate ?? 0, ok);
+    if (mode.startsWith("token")) lastRates[mode] = Math.max(lastRates[mode] ?? 0, ok);
     errors[mode] += result.non2xx + result.errors + result.timeouts;
     samples[mode].push(ok);
     p99s[mode].push(result.latency.p99);
     console.error(`round ${round} ${mode.padEnd(12)} ${ok.toFixed(0).padStart(7)} req/s (2xx)  p99 ${result.latency.p99} ms  non-2xx ${result.non2xx}`);
   }
+  await stopTargets(targets);
 }
-
-for (const t of Object.values(targets)) t.child.send({ type: "stop" });
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -182,8 +257,10 @@ const ratios = {
   "validate / bare": ratio("validate", "bare"),
   "status-pg / bare": ratio("status-pg", "bare"),
   "token-pg / bare": ratio("token-pg", "bare"),
+  "token-base / oidc": ratio("token-base", "oidc"),
+  "token-pg / token-base": ratio("token-pg", "token-base"),
 };
-const meta = { date: new Date().toISOString(), node: process.version, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS };
+const meta = { date: new Date().toISOString(), node: process.version, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, orders };
 writeFileSync(values.out, JSON.stringify({ meta, summary, ratios }, null, 2));
 
 console.log(`\n| mode | median req/s | min–max | p99 ms (median of rounds) | non-2xx |\n|---|---|---|---|---|`);

@@ -5,8 +5,13 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, startServer } from "@slotgate/server";
-import { signUpPlayer } from "@slotgate/server/testing";
+import { pathToFileURL } from "node:url";
+
+// SLOTGATE_SERVER_DIST: another build of @slotgate/server (a copy of packages/server/dist kept
+// inside packages/server so that its imports resolve), measured as the same-run baseline of a change.
+const dist = process.env.SLOTGATE_SERVER_DIST;
+const { loadConfig, startServer } = await import(dist ? pathToFileURL(join(dist, "index.js")).href : "@slotgate/server");
+const { signUpPlayer } = await import(dist ? pathToFileURL(join(dist, "testing.js")).href : "@slotgate/server/testing");
 
 const kind = process.argv[2]; // "postgres" | "pglite"
 const schema = `sg_bench_${randomBytes(4).toString("hex")}`;

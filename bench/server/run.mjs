@@ -5,7 +5,8 @@
 // Servers run pinned to core 1 (taskset -c 1); this process, autocannon and the PostgreSQL backends
 // that serve the Slotgate targets on core 0 (re-pinned after each warm-up: the pool opens them on
 // demand), so that the server under test has its core to itself as node-oidc-provider has (it keeps
-// no database) and as it would with the database on another machine. Modes:
+// no database) and as it would with the database on another machine (BENCH_PIN_DB=off leaves them
+// where the kernel puts them). Modes:
 //   bare        bare Express 5 JSON route (baseline)
 //   oidc        node-oidc-provider POST /token, client_credentials, ES256 JWT access token
 //   token-pg    Slotgate POST /oauth/token code exchange, PostgreSQL
@@ -97,9 +98,9 @@ async function pinDatabaseBackends() {
 const need = (m) => MODES.includes(m);
 const pgEnv = { ...process.env, PGAPPNAME: APP_NAME };
 if (need("token-base") && !values["baseline-dist"]) throw new Error("token-base needs --baseline-dist DIR");
-// Fresh target processes every round: one process can run 20-30 % slower than another of the same
-// build for its whole life on these machines (all of its code alike, crypto included), so targets
-// that lived for the whole run would let one unlucky process bias every round of a mode.
+// Fresh target processes every round: one Slotgate process can run 30-40 % slower than another of the
+// same build for its whole life on these machines (docs/benchmarks.md, "Noise on these machines"), so
+// targets that lived for the whole run would let one unlucky process bias every round of its modes.
 async function startTargets() {
   const targets = {};
   if (need("bare")) targets.bare = await start("bare-express.mjs");
@@ -202,9 +203,8 @@ const samples = Object.fromEntries(MODES.map((m) => [m, []]));
 const errors = Object.fromEntries(MODES.map((m) => [m, 0]));
 const p99s = Object.fromEntries(MODES.map((m) => [m, []]));
 // Each round runs the modes in its own order (a shuffle seeded by the round number, so a run can be
-// repeated): a mode measured right after another one runs measurably slower or faster on these
-// machines (up to 30 % seen for the exchange right after node-oidc-provider, with the same build on
-// both sides), so a fixed order would bias the ratios instead of spreading that effect as noise.
+// repeated): the machine drifts over the minute a round takes, and a fixed order would give every
+// mode the same neighbours and the same place in that drift in every round.
 function orderOfRound(round) {
   let seed = round >>> 0; // mulberry32
   const next = () => {

@@ -2,6 +2,7 @@
 // access tokens (resource indicators), default in-memory adapter.
 import { generateKeyPair, exportJWK } from "jose";
 import Provider from "oidc-provider";
+import { settle } from "./settle.mjs";
 
 const { privateKey } = await generateKeyPair("ES256", { extractable: true });
 const jwk = { ...(await exportJWK(privateKey)), kid: "bench", alg: "ES256", use: "sig" };
@@ -21,7 +22,10 @@ const provider = new Provider("http://127.0.0.1", {
   },
 });
 provider.proxy = false;
-const server = provider.listen(0, "127.0.0.1", () => process.send({ type: "ready", url: `http://127.0.0.1:${server.address().port}` }));
+const server = provider.listen(0, "127.0.0.1", () => {
+  settle();
+  process.send({ type: "ready", url: `http://127.0.0.1:${server.address().port}` });
+});
 process.on("message", (msg) => {
   if (msg.type === "stop") server.close(() => process.exit(0));
 });

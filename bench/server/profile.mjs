@@ -21,7 +21,7 @@ const { values } = parseArgs({
   },
 });
 mkdirSync(values.dir, { recursive: true });
-const child = spawn(process.execPath, ["--cpu-prof", `--cpu-prof-dir=${values.dir}`, join(here, "slotgate-target.mjs"), values.db], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const child = spawn(process.execPath, ["--expose-gc", "--cpu-prof", `--cpu-prof-dir=${values.dir}`, join(here, "slotgate-target.mjs"), values.db], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 const info = await new Promise((resolve) => child.on("message", (m) => m.type === "ready" && resolve(m)));
 const ask = (message, reply) => new Promise((resolve) => {
   const on = (m) => {

@@ -34,6 +34,8 @@ const { values } = parseArgs({
     modes: { type: "string", default: "bare,oidc,token-pg,token-lite,validate,status-pg,status-lite" },
     out: { type: "string", default: join(here, "results.json") },
     "baseline-dist": { type: "string" },
+    // on: every target runs one full garbage collection after its set-up (settle.mjs); off: none
+    settle: { type: "string", default: "on" },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -49,7 +51,7 @@ try {
 }
 
 function start(file, args = [], env = process.env) {
-  const child = spawn("taskset", ["-c", "1", process.execPath, join(here, file), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env });
+  const child = spawn("taskset", ["-c", "1", process.execPath, "--expose-gc", join(here, file), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...env, BENCH_SETTLE: values.settle } });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -260,7 +262,7 @@ const ratios = {
   "token-base / oidc": ratio("token-base", "oidc"),
   "token-pg / token-base": ratio("token-pg", "token-base"),
 };
-const meta = { date: new Date().toISOString(), node: process.version, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, orders };
+const meta = { date: new Date().toISOString(), node: process.version, settle: values.settle, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, orders };
 writeFileSync(values.out, JSON.stringify({ meta, summary, ratios }, null, 2));
 
 console.log(`\n| mode | median req/s | min–max | p99 ms (median of rounds) | non-2xx |\n|---|---|---|---|---|`);

@@ -6,6 +6,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { settle } from "./settle.mjs";
 
 // SLOTGATE_SERVER_DIST: another build of @slotgate/server (a copy of packages/server/dist kept
 // inside packages/server so that its imports resolve), measured as the same-run baseline of a change.
@@ -89,6 +90,7 @@ process.on("message", async (msg) => {
     process.exit(0);
   }
 });
+settle();
 process.send({
   type: "ready",
   url: base,

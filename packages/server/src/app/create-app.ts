@@ -144,7 +144,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   app.use(requestIds(log, config.metricsToken ? metrics : null));
   app.use(securityHeaders(issuer.startsWith("https:")));
   // Hot paths first: every router a request passes costs a little. The token router (one route)
-  // before the status router (eight): a code exchange then skips the status routes' path tests.
+  // before the status router (seven): a code exchange then skips the status routes' path tests.
   app.use(tokenRoutes(services));
   app.use(statusRoutes(services));
   app.use(authorizeRoutes(services));

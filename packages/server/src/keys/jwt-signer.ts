@@ -7,6 +7,10 @@ export type JwtSigner = (header: Record<string, unknown>, payload: Record<string
 /** Bytes of each of r and s in a P-256 signature. */
 const P256_FIELD_BYTES = 32;
 
+function notDer(): Error {
+  return new Error("not a DER ECDSA P-256 signature");
+}
+
 /**
  * Turns a DER ECDSA signature (`SEQUENCE { r INTEGER, s INTEGER }`, what OpenSSL produces) into the
  * JWS form of RFC 7518 section 3.4: r then s, each left-padded to 32 bytes. Node's own
@@ -20,23 +24,23 @@ const P256_FIELD_BYTES = 32;
  */
 export function derToP1363(der: Uint8Array): Buffer {
   // A P-256 signature is at most 72 bytes, so every DER length here is one byte (short form).
-  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) throw new Error("not a DER ECDSA P-256 signature");
+  if (der.length < 8 || der[0] !== 0x30 || der[1] !== der.length - 2) throw notDer();
   const out = Buffer.alloc(2 * P256_FIELD_BYTES);
   let offset = 2;
   for (let i = 0; i < 2; i++) {
     const length = der[offset + 1]!;
-    if (der[offset] !== 0x02 || length === 0 || offset + 2 + length > der.length) throw new Error("not a DER ECDSA P-256 signature");
+    if (der[offset] !== 0x02 || length === 0 || offset + 2 + length > der.length) throw notDer();
     let start = offset + 2;
     let bytes = length;
     while (bytes > P256_FIELD_BYTES && der[start] === 0) {
       start++;
       bytes--;
     }
-    if (bytes > P256_FIELD_BYTES) throw new Error("not a DER ECDSA P-256 signature");
+    if (bytes > P256_FIELD_BYTES) throw notDer();
     out.set(der.subarray(start, start + bytes), (i + 1) * P256_FIELD_BYTES - bytes);
     offset = start + bytes;
   }
-  if (offset !== der.length) throw new Error("not a DER ECDSA P-256 signature");
+  if (offset !== der.length) throw notDer();
   return out;
 }
 

@@ -2,7 +2,9 @@
 // --cpu-prof, drives POST /oauth/token for --duration seconds, stops it and prints the functions with
 // the most self time (and the share of the profile per package).
 //
-//   node bench/server/profile.mjs [--db postgres|pglite] [--duration 10] [--mode token|validate] [--dir /tmp/prof]
+//   node bench/server/profile.mjs [--db postgres|pglite] [--duration 10] [--mode token|validate|bare] [--dir /tmp/prof]
+//
+// --mode bare profiles the baseline (bare-express.mjs) under the same load, for a side-by-side.
 import { spawn } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -21,7 +23,8 @@ const { values } = parseArgs({
   },
 });
 mkdirSync(values.dir, { recursive: true });
-const child = spawn(process.execPath, ["--expose-gc", "--cpu-prof", `--cpu-prof-dir=${values.dir}`, join(here, "slotgate-target.mjs"), values.db], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+const target = values.mode === "bare" ? ["bare-express.mjs"] : ["slotgate-target.mjs", values.db];
+const child = spawn(process.execPath, ["--expose-gc", "--cpu-prof", `--cpu-prof-dir=${values.dir}`, join(here, target[0]), ...target.slice(1)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
 const info = await new Promise((resolve) => child.on("message", (m) => m.type === "ready" && resolve(m)));
 const ask = (message, reply) => new Promise((resolve) => {
   const on = (m) => {
@@ -42,9 +45,10 @@ if (values.mode === "token") {
     method: "POST", path: "/oauth/token", headers: { "content-type": "application/x-www-form-urlencoded" },
     setupRequest: (req) => ({ ...req, body: new URLSearchParams({ grant_type: "authorization_code", code: codes[i++] ?? "x", redirect_uri: info.redirect_uri, client_id: info.client_id, client_secret: info.client_secret }).toString() }),
   }];
-} else requests = [{ method: "GET", path: "/v1/oauth/validate", headers: { authorization: `Bearer ${info.access_token}` } }];
+} else if (values.mode === "bare") requests = [{ method: "GET", path: "/bare" }];
+else requests = [{ method: "GET", path: "/v1/oauth/validate", headers: { authorization: `Bearer ${info.access_token}` } }];
 const result = await new Promise((resolve, reject) => autocannon({ url: info.url, connections: Number(values.connections), duration: seconds, requests }, (e, r) => (e ? reject(e) : resolve(r))));
-console.log(`${values.mode} on ${values.db}: ${(result["2xx"] / seconds).toFixed(0)} req/s 2xx, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
+console.log(`${values.mode}${values.mode === "bare" ? "" : ` on ${values.db}`}: ${(result["2xx"] / seconds).toFixed(0)} req/s 2xx, p99 ${result.latency.p99} ms, non-2xx ${result.non2xx}`);
 child.send({ type: "stop" });
 await new Promise((r) => child.once("exit", r));
 const file = readdirSync(values.dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);

@@ -8,6 +8,8 @@
 // no database) and as it would with the database on another machine (BENCH_PIN_DB=off leaves them
 // where the kernel puts them). Modes:
 //   bare        bare Express 5 JSON route (baseline)
+//   bare-classes the same route on a server built with appPrototypes() as the Slotgate server is (no
+//               per-request prototype swap): the stricter baseline
 //   oidc        node-oidc-provider POST /token, client_credentials, ES256 JWT access token
 //   token-pg    Slotgate POST /oauth/token code exchange, PostgreSQL
 //   token-lite  Slotgate POST /oauth/token code exchange, PGlite (embedded)
@@ -18,6 +20,7 @@
 //               packages/server/dist inside packages/server): a change's same-run baseline
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
@@ -31,13 +34,15 @@ const { values } = parseArgs({
     duration: { type: "string", default: "8" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
-    modes: { type: "string", default: "bare,oidc,token-pg,token-lite,validate,status-pg,status-lite" },
+    modes: { type: "string", default: "bare,bare-classes,oidc,token-pg,token-lite,validate,status-pg,status-lite" },
     out: { type: "string", default: join(here, "results.json") },
     "baseline-dist": { type: "string" },
     // on: every target runs one full garbage collection after its set-up (settle.mjs); off: none
     settle: { type: "string", default: "on" },
   },
 });
+// The machine as the run found it: the ratios move with the CPU model (docs/benchmarks.md).
+const machine = { cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length, loadavg_at_start: loadavg().map((x) => Number(x.toFixed(2))) };
 const ROUNDS = Number(values.rounds);
 const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
@@ -106,6 +111,7 @@ if (need("token-base") && !values["baseline-dist"]) throw new Error("token-base 
 async function startTargets() {
   const targets = {};
   if (need("bare")) targets.bare = await start("bare-express.mjs");
+  if (need("bare-classes")) targets.bareClasses = await start("bare-express.mjs", ["classes"]);
   if (need("oidc")) targets.oidc = await start("oidc-provider-target.mjs");
   if (["token-pg", "validate", "status-pg"].some(need)) targets.pg = await start("slotgate-target.mjs", ["postgres"], pgEnv);
   if (["token-lite", "status-lite"].some(need)) targets.lite = await start("slotgate-target.mjs", ["pglite"]);
@@ -151,6 +157,7 @@ async function tokenRequests(mode, t, seconds) {
 
 const MODE_DEFS = {
   bare: { target: "bare", requests: async () => [{ method: "GET", path: "/bare" }] },
+  "bare-classes": { target: "bareClasses", requests: async () => [{ method: "GET", path: "/bare" }] },
   oidc: {
     target: "oidc",
     requests: async () => [
@@ -257,12 +264,13 @@ const ratios = {
   "token-pg / oidc": ratio("token-pg", "oidc"),
   "token-lite / oidc": ratio("token-lite", "oidc"),
   "validate / bare": ratio("validate", "bare"),
+  "validate / bare-classes": ratio("validate", "bare-classes"),
   "status-pg / bare": ratio("status-pg", "bare"),
   "token-pg / bare": ratio("token-pg", "bare"),
   "token-base / oidc": ratio("token-base", "oidc"),
   "token-pg / token-base": ratio("token-pg", "token-base"),
 };
-const meta = { date: new Date().toISOString(), node: process.version, settle: values.settle, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, orders };
+const meta = { date: new Date().toISOString(), node: process.version, machine, settle: values.settle, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, orders };
 writeFileSync(values.out, JSON.stringify({ meta, summary, ratios }, null, 2));
 
 console.log(`\n| mode | median req/s | min–max | p99 ms (median of rounds) | non-2xx |\n|---|---|---|---|---|`);

@@ -32,6 +32,7 @@ export type { Services } from "./app/services.js";
 export { ConfigError, loadConfig, type LogLevel, type DeviceFlowConfig, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
 export { createLogger, type Logger } from "./config/logger.js";
 export { runCli, type CliIo } from "./cli/commands.js";
+export { type AppPrototypes, appPrototypes } from "./http/app-prototypes.js";
 export { SlotgateServerError } from "./http/errors.js";
 export { createKeyStore, generateSigningKey, type KeyStore, type PrivateJwk } from "./keys/key-store.js";
 export { signWebhook } from "./status/marketplace-webhook.js";

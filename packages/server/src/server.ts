@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { createApp, type SlotgateApp } from "./app/create-app.js";
+import { appPrototypes } from "./http/app-prototypes.js";
 import { type ChainHandle, logChainWarning, startChain } from "./chain/start-chain.js";
 import type { ServerConfig } from "./config/config.js";
 import { createLogger, type Logger } from "./config/logger.js";
@@ -133,7 +134,10 @@ export async function startServer(
     throw new ProductionRefusal([{ variable: "CHAIN_SERVICE_URL", problem: "names a chain service on a development chain (well-known keys, dev routes)" }]);
   }
   if (!chain) log.warn("CHAIN=off: wallet, PIN, transfer, slot-exchange and content-token endpoints answer 503 service_unavailable");
-  const server = createServer();
+  // Requests and responses are born with the app's prototypes: Express's per-request prototype swap
+  // then changes nothing (http/app-prototypes.ts says why that matters).
+  const prototypes = appPrototypes();
+  const server = createServer({ IncomingMessage: prototypes.IncomingMessage, ServerResponse: prototypes.ServerResponse });
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -152,6 +156,7 @@ export async function startServer(
     ...(options.scrypt ? { scrypt: options.scrypt } : {}),
   });
   await slotgate.start();
+  prototypes.adopt(slotgate.app);
   server.on("request", slotgate.app);
   log.info("listening", { url, database: res.db.kind, chain: chain?.mode ?? "off" });
   return {

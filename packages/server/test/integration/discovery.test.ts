@@ -14,6 +14,18 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 describe("discovery and service endpoints", () => {
+  it("creates its requests and responses with the app's prototypes (no per-request prototype swap)", async () => {
+    const born: boolean[] = [];
+    const record = (req: object, res: object) => born.push(Object.getPrototypeOf(req) === server.slotgate.app.request && Object.getPrototypeOf(res) === server.slotgate.app.response);
+    server.server.prependListener("request", record);
+    try {
+      expect((await call(server.url, "GET", "/.well-known/jwks.json")).status).toBe(200);
+    } finally {
+      server.server.off("request", record);
+    }
+    expect(born).toEqual([true]);
+  });
+
   it("publishes the public signing keys (no private parts) at /.well-known/jwks.json", async () => {
     const res = await call(server.url, "GET", "/.well-known/jwks.json");
     const keys = res.json["keys"] as Array<Record<string, string>>;

@@ -9,6 +9,7 @@ it("keeps the public surface visible in review", () => {
       "ProductionRefusal",
       "SERVER_MIGRATIONS",
       "SlotgateServerError",
+      "appPrototypes",
       "callerAssertions",
       "chainSettingsFromEnv",
       "connectRemoteChain",

@@ -24,7 +24,7 @@ export interface AppPrototypes {
  * load this became a process-wide slow state: the property stores of Node's own `ServerResponse`
  * constructor missing their inline caches, new maps every request, megamorphic loads. Measured on
  * these machines (docs/benchmarks.md, "Express's per-request prototype swap"): bare Express on
- * Node 20 serves 8.4 k req/s with the swap and 34 k with these classes; on Node 24 a Slotgate
+ * Node 20 serves 8.0 k req/s with the swap and 36.6 k with these classes; on Node 24 a Slotgate
  * process that had served its first requests ran a trivial route at 12 k req/s against 42 k in a
  * fresh one. Node's `http.createServer` takes the classes it constructs for this purpose.
  *
@@ -42,8 +42,9 @@ export interface AppPrototypes {
  * ```
  */
 export function appPrototypes(): AppPrototypes {
-  // Classes, not function constructors with a reassigned `prototype`: with `Reflect.construct` and a
-  // foreign new.target, Node 20 ran 2.4x slower still (measured, same harness).
+  // Classes, not function constructors with a reassigned `prototype` built with `Reflect.construct`:
+  // that form halved Node 20's validate rate (4.5 k req/s against 9.1 k with the swap, 13.6 k with
+  // these classes), though it measured higher than the classes on Node 22-26 (docs/decisions/server.md).
   class SlotgateIncomingMessage extends IncomingMessage {}
   class SlotgateServerResponse<Request extends IncomingMessage = IncomingMessage> extends ServerResponse<Request> {}
   return {

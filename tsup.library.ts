@@ -1,4 +1,4 @@
-import { defineConfig, type Options } from "tsup";
+import type { Options } from "tsup";
 
 /**
  * The build of a Slotgate Node library package: ESM + CJS + type declarations for Node 20, with
@@ -11,6 +11,6 @@ import { defineConfig, type Options } from "tsup";
  * export default nodeLibrary(["src/index.ts"]);
  * ```
  */
-export function nodeLibrary(entry: Options["entry"], options: Options = {}) {
-  return defineConfig({ entry, format: ["esm", "cjs"], dts: true, sourcemap: true, clean: true, target: "node20", ...options });
+export function nodeLibrary(entry: Options["entry"], options: Options = {}): Options {
+  return { entry, format: ["esm", "cjs"], dts: true, sourcemap: true, clean: true, target: "node20", ...options };
 }

@@ -12,7 +12,11 @@ const bin = (name) => join(root, "node_modules/.bin", name);
 const env = { ...process.env, TURBO_TELEMETRY_DISABLED: "1" };
 if (process.argv.includes("--update-screenshots")) env.SLOTGATE_UPDATE_SCREENSHOTS = "1";
 
-const build = spawnSync(bin("turbo"), ["run", "build", "--filter=@slotgate/example-web-app...", "--output-logs=errors-only"], { cwd: root, env, stdio: "inherit" });
+const build = spawnSync(bin("turbo"), ["run", "build", "--filter=@slotgate/example-web-app...", "--output-logs=errors-only"], {
+  cwd: root,
+  env,
+  stdio: "inherit",
+});
 if (build.status !== 0) process.exit(build.status ?? 1);
 const test = spawnSync(bin("vitest"), ["run", "test/demo.e2e.test.ts"], { cwd: join(root, "examples/web-app"), env, stdio: "inherit" });
 process.exit(test.status ?? 1);

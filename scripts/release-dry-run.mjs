@@ -21,7 +21,9 @@ try {
     recursive: true,
     filter: (src) => !/[\\/](node_modules|\.git|\.turbo|\.pack|\.slotgate-data)([\\/]|$)/.test(src.slice(root.length)),
   });
-  const publishable = readdirSync(join(copy, "packages")).filter((dir) => !JSON.parse(readFileSync(join(copy, "packages", dir, "package.json"), "utf8")).private);
+  const publishable = readdirSync(join(copy, "packages")).filter(
+    (dir) => !JSON.parse(readFileSync(join(copy, "packages", dir, "package.json"), "utf8")).private,
+  );
   if (pending.length === 0) {
     // Nothing pending: exercise the pipeline with a synthetic patch changeset for every publishable package.
     const names = publishable.map((dir) => JSON.parse(readFileSync(join(copy, "packages", dir, "package.json"), "utf8")).name);
@@ -30,7 +32,11 @@ try {
   }
   execFileSync("git", ["init", "-q"], { cwd: copy });
   execFileSync("git", ["-c", "user.email=ci@slotgate.invalid", "-c", "user.name=ci", "commit", "-qm", "base", "--allow-empty"], { cwd: copy });
-  execFileSync(join(root, "node_modules/.bin/changeset"), ["version"], { cwd: copy, stdio: "inherit", env: { ...process.env, NODE_PATH: join(root, "node_modules") } });
+  execFileSync(join(root, "node_modules/.bin/changeset"), ["version"], {
+    cwd: copy,
+    stdio: "inherit",
+    env: { ...process.env, NODE_PATH: join(root, "node_modules") },
+  });
   const versions = readdirSync(join(copy, "packages")).map((dir) => {
     const before = JSON.parse(readFileSync(join(root, "packages", dir, "package.json"), "utf8"));
     const after = JSON.parse(readFileSync(join(copy, "packages", dir, "package.json"), "utf8"));

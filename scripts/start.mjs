@@ -39,7 +39,12 @@ const PLAYER = { email: "player@slotgate.dev", password: "slotgate-player-passwo
 /** Dev-only operator route of the reference server on its development chain (see examples/web-app/src/dev-operator.ts). */
 const DEV_ENABLE_RELEASE_PATH = "/v1/dev/enable_release";
 
-for (const [name, value] of [["PORT", PORT], ["WEB_PORT", WEB_PORT], ["MARKET_PORT", MARKET_PORT], ["LOCAL_IDP_PORT", IDP_PORT]]) {
+for (const [name, value] of [
+  ["PORT", PORT],
+  ["WEB_PORT", WEB_PORT],
+  ["MARKET_PORT", MARKET_PORT],
+  ["LOCAL_IDP_PORT", IDP_PORT],
+]) {
   if (!Number.isInteger(value) || value < 1 || value > 65535) await fail(`${name} must be a port number (1-65535)`, 2);
 }
 
@@ -53,7 +58,12 @@ function fail(message, code = 1) {
   return new Promise(() => undefined);
 }
 
-function stopAll(code) {
+/**
+ * Stops every child and exits. `consoleInterrupt`: Ctrl-C in a Windows console, which reaches every process of the
+ * console, children included, so each stops itself as on SIGINT. Windows has no SIGTERM (`child.kill` ends a process
+ * at once, without its clean stop), so there the children get 5 s to stop on their own first.
+ */
+function stopAll(code, consoleInterrupt = false) {
   if (stopping) return;
   stopping = true;
   const alive = children.filter((c) => c.exitCode === null && c.signalCode === null);
@@ -64,14 +74,16 @@ function stopAll(code) {
       left -= 1;
       if (left === 0) process.exit(code);
     });
-    child.kill("SIGTERM");
   }
+  const windowsConsole = consoleInterrupt && process.platform === "win32";
+  if (!windowsConsole) for (const child of alive) child.kill("SIGTERM");
   setTimeout(() => {
-    for (const child of alive) if (child.exitCode === null) child.kill("SIGKILL");
-    process.exit(code);
+    for (const child of alive) if (child.exitCode === null) child.kill(windowsConsole ? "SIGTERM" : "SIGKILL");
+    if (!windowsConsole) process.exit(code);
   }, 5000).unref();
+  if (windowsConsole) setTimeout(() => process.exit(code), 10_000).unref();
 }
-process.once("SIGINT", () => stopAll(0));
+process.once("SIGINT", () => stopAll(0, true));
 process.once("SIGTERM", () => stopAll(0));
 
 /** The server's own start-up banner (its seeded demo client is not the one the demo app uses). */
@@ -210,7 +222,8 @@ async function provider(client) {
       const probe = await tokens.testEncryption("slotgate-demo-probe");
       if (probe.encrypted_string !== encryptWithSpendKey("slotgate-demo-probe", { key: saved.aes_key, iv: saved.aes_iv })) saved = null;
     } catch (err) {
-      if (notServed(err)) return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
+      if (notServed(err))
+        return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
       saved = null; // e.g. provider_not_registered: a data directory whose chain was removed
     }
   }
@@ -227,7 +240,8 @@ async function provider(client) {
         writeSecretJson(file, saved);
         break;
       } catch (err) {
-        if (notServed(err)) return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
+        if (notServed(err))
+          return { cuid: CUID, spendKey: null, notes: ["content tokens: this server does not serve /v1/development-api; the demo's token steps will say so"] };
         // The cuid is taken (registered in an earlier run on a chain that kept it): use a fresh one once.
         if (attempt === 0 && err?.serviceStatus === 409) {
           cuid = `${CUID}-${randomBytes(3).toString("hex")}`;
@@ -241,7 +255,10 @@ async function provider(client) {
   // Release is off for a new cuid; on the development chain the server offers a dev operator route to switch it on.
   const basic = Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString("base64");
   const r = await call("POST", DEV_ENABLE_RELEASE_PATH, { headers: { authorization: `Basic ${basic}` }, body: { cuid: saved.cuid } });
-  if (r.status === 404 && r.body.error === "not_found") notes.push(`release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the development chain only); release answers release_disabled until the operator enables it`);
+  if (r.status === 404 && r.body.error === "not_found")
+    notes.push(
+      `release: this server has no dev operator route ${DEV_ENABLE_RELEASE_PATH} (it serves it on the development chain only); release answers release_disabled until the operator enables it`,
+    );
   else if (r.status >= 300) notes.push(`release: enabling failed (${r.body.error ?? r.status})`);
   return { cuid: saved.cuid, spendKey: { key: saved.aes_key, iv: saved.aes_iv }, notes };
 }
@@ -269,7 +286,11 @@ const webMain = join(webPkg, "dist/main.js");
 const marketPkg = dirname(require.resolve("@slotgate/example-marketplace/package.json"));
 const marketMain = join(marketPkg, "dist/main.js");
 for (const f of [serverBin, webMain, marketMain]) {
-  if (!existsSync(f)) await fail(`${f} is missing: build first (npx turbo run build --filter=@slotgate/server... --filter=@slotgate/example-web-app... --filter=@slotgate/example-marketplace...)`, 2);
+  if (!existsSync(f))
+    await fail(
+      `${f} is missing: build first (npx turbo run build --filter=@slotgate/server... --filter=@slotgate/example-web-app... --filter=@slotgate/example-marketplace...)`,
+      2,
+    );
 }
 
 /**
@@ -309,7 +330,13 @@ let marketClient;
 let seeded;
 let playerNote;
 try {
-  client = await webClient({ name: "Slotgate demo web app", origin: WEB, file: `demo-web-client-${WEB_PORT}.json`, seededFile: "demo-client.json", blockchain: true });
+  client = await webClient({
+    name: "Slotgate demo web app",
+    origin: WEB,
+    file: `demo-web-client-${WEB_PORT}.json`,
+    seededFile: "demo-client.json",
+    blockchain: true,
+  });
   marketClient = await webClient({ name: "Slotgate reference marketplace", origin: MARKET, file: `marketplace-client-${MARKET_PORT}.json`, blockchain: true });
   seeded = await provider(client);
   playerNote = await demoPlayer(client);
@@ -356,7 +383,7 @@ const lines = [
   "                    (sign-up codes arrive in the development mailbox: developer center, or the data directory's mailbox/)",
   ...(idp.url ? [`  Local identity provider  ${idp.url}   ("Continue with the local identity provider": any name signs in)`] : []),
   ...(idp.note ? [`  Note: ${idp.note}`] : []),
-  "  Passkeys          tick \"Add a passkey\" when you sign in, then \"Sign in with a passkey\"",
+  '  Passkeys          tick "Add a passkey" when you sign in, then "Sign in with a passkey"',
   `  Demo developer    ${DEV.email} / ${DEV.password}`,
   `  Demo client_id    ${client.client_id}   (secret and AES key in ${DATA_DIR}, mode 0600)`,
   `  Demo cuid         ${seeded.cuid}`,

@@ -1,44 +1,56 @@
 #!/usr/bin/env node
 // Runs every package's unit and integration tests on the other supported Node.js lines (the full suite,
 // `npm test`, runs on this machine's Node). Each line's binary comes from the npm registry's `node`
-// package: `npx -p node@<line> node …`. Browser and child-process end-to-end suites and the PostgreSQL
+// package: `npx -p node@<line>` resolves each line's binary once, then every run spawns that binary directly
+// (each `npx` call costs 10-30 s of registry look-up here). Browser and child-process end-to-end suites and the PostgreSQL
 // duplicate of the server's integration suite stay on the full-suite line (they test the same code
 // paths again, through Chromium or a second database); the other PostgreSQL and Redis suites run when
 // SLOTGATE_TEST_DATABASE_URL / SLOTGATE_TEST_REDIS_URL say where (as `npm test` sets them).
 //
-//   node scripts/test-node-lines.mjs                      # lines 22, 24, 26, every package
-//   node scripts/test-node-lines.mjs --lines 24 --packages protocol,storage
+//   node scripts/test-node-lines.mjs                      # lines 22, 24, 26, every package, two runs at a time
+//   node scripts/test-node-lines.mjs --lines 24 --packages protocol,storage --jobs 1
 //
+// `--jobs N` (default 2) runs N (line, package) runs at once, longest first: most of these suites wait on
+// I/O (Anvil, PGlite, HTTP on 127.0.0.1), so two runs share a two-core machine well. Runs never share
+// state: every suite takes ports from the OS, fresh PostgreSQL schemas and its own Redis key prefix.
 // Prints one line per (Node line, package) with the outcome and the time taken, then a table; exits 1
 // when any run failed.
 import { spawn } from "node:child_process";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
 
-/** Per package: the vitest arguments of its unit and integration tests (no browser, no child-process e2e). */
+/**
+ * Per package: the vitest arguments of its unit and integration tests (no browser, no child-process e2e).
+ * Listed longest first (measured): the pool starts the long runs first so the short ones fill the end.
+ */
 const PACKAGES = {
-  protocol: [],
+  server: ["--project", "unit", "--project", "pglite"],
+  "chain-service": [],
   storage: [],
   contracts: [],
-  "chain-service": [],
   "mock-service": [],
   conformance: [],
+  protocol: [],
   "client-sdk": ["--exclude", "test/e2e/**"],
   "backend-sdk": ["--exclude", "test/e2e*.server.test.ts"],
   "game-sdk-bridge": ["--exclude", "test/e2e.server.test.ts", "--exclude", "test/browser.test.ts"],
-  server: ["--project", "unit", "--project", "pglite"],
 };
 
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
-  return at === -1 ? fallback : String(process.argv[at + 1] ?? "").split(",").filter(Boolean);
+  return at === -1
+    ? fallback
+    : String(process.argv[at + 1] ?? "")
+        .split(",")
+        .filter(Boolean);
 }
 
 const lines = option("lines", ["22", "24", "26"]);
 const packages = option("packages", Object.keys(PACKAGES));
+const jobs = Math.max(1, Number(option("jobs", ["2"])[0]) || 1);
 for (const name of packages) if (!(name in PACKAGES)) throw new Error(`unknown package ${name}; one of ${Object.keys(PACKAGES).join(", ")}`);
 
 function withoutColour(env) {
@@ -46,25 +58,36 @@ function withoutColour(env) {
   return rest;
 }
 
-/** The exact version a line resolves to (and a check that `npx -p node@<line>` works at all). */
-function versionOf(line) {
+/**
+ * The exact version and the binary a line resolves to (and a check that `npx -p node@<line>` works at all):
+ * the one `npx` call per line; the runs then spawn the binary directly.
+ */
+function resolveLine(line) {
   return new Promise((resolve, reject) => {
-    const child = spawn("npx", ["-y", "-p", `node@${line}`, "node", "-p", "process.version"], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn("npx", ["-y", "-p", `node@${line}`, "node", "-p", "process.version + ' ' + process.execPath"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let out = "";
     child.stdout.on("data", (c) => {
       out += c;
     });
-    child.on("close", (code) => (code === 0 ? resolve(out.trim()) : reject(new Error(`npx -p node@${line} failed with ${code}`))));
+    child.on("close", (code) => {
+      const [version, binary] = out.trim().split(" ");
+      if (code === 0 && version && binary) resolve({ line, version, binary });
+      else reject(new Error(`npx -p node@${line} failed with ${code}: ${out.trim()}`));
+    });
   });
 }
 
-function run(line, name) {
-  const args = ["-y", "-p", `node@${line}`, "node", vitest, "run", ...PACKAGES[name]];
+function run({ line, binary }, name) {
   const started = Date.now();
   return new Promise((resolve) => {
-    const child = spawn("npx", args, {
+    // The line's directory first on PATH, as `npx -p` sets it: a test that spawns `node` gets this line's.
+    const path = `${dirname(binary)}${delimiter}${process.env.PATH ?? ""}`;
+    // One test file at a time inside a run: the pool already runs `--jobs` runs side by side.
+    const child = spawn(binary, [vitest, "run", "--maxWorkers", "1", ...PACKAGES[name]], {
       cwd: join(root, "packages", name),
-      env: { ...withoutColour(process.env), NO_COLOR: "1", NPM_CONFIG_UPDATE_NOTIFIER: "false" },
+      env: { ...withoutColour(process.env), PATH: path, NO_COLOR: "1", NPM_CONFIG_UPDATE_NOTIFIER: "false" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let out = "";
@@ -83,15 +106,27 @@ function run(line, name) {
   });
 }
 
-const results = [];
 const started = Date.now();
-for (const line of lines) {
-  console.log(`=== Node ${line}: ${await versionOf(line)}`);
-  for (const name of packages) {
-    const result = await run(line, name);
+const resolved = await Promise.all(lines.map(resolveLine));
+for (const { line, version, binary } of resolved) console.log(`=== Node ${line}: ${version} (${binary})`);
+// Longest package first, the lines interleaved: the queue's tail is short runs.
+const queue = packages.flatMap((name) => resolved.map((target) => ({ target, name })));
+const results = [];
+async function worker() {
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const result = await run(next.target, next.name);
     results.push(result);
-    console.log(`node ${line}  ${name.padEnd(16)} ${result.ok ? "ok    " : "FAILED"} ${String(result.seconds).padStart(4)} s  ${result.tests}`);
+    console.log(`node ${result.line}  ${result.name.padEnd(16)} ${result.ok ? "ok    " : "FAILED"} ${String(result.seconds).padStart(4)} s  ${result.tests}`);
   }
 }
-console.log(`\nNode lines ${lines.join(", ")}: ${results.filter((r) => r.ok).length}/${results.length} package runs passed in ${Math.round((Date.now() - started) / 1000)} s`);
+await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
+const cell = (line, name) => {
+  const r = results.find((x) => x.line === line && x.name === name);
+  return r ? `${r.ok ? "" : "FAILED "}${r.seconds}` : "-";
+};
+console.log(`\n| package | ${lines.map((l) => `Node ${l} (s)`).join(" | ")} |\n|---|${lines.map(() => "---:").join("|")}|`);
+for (const name of packages) console.log(`| ${name} | ${lines.map((l) => cell(l, name)).join(" | ")} |`);
+console.log(
+  `\nNode lines ${lines.join(", ")}: ${results.filter((r) => r.ok).length}/${results.length} package runs passed in ${Math.round((Date.now() - started) / 1000)} s (${jobs} at a time)`,
+);
 process.exit(results.every((r) => r.ok) ? 0 : 1);

@@ -12,7 +12,11 @@ export async function startCallbackServer(handler) {
   const { port } = server.address();
   return {
     url: `http://127.0.0.1:${port}/slotgate/callback`,
-    close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }),
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
   };
 }
 

@@ -10,7 +10,17 @@ const ROUNDS = Number(process.env.ROUNDS ?? 7);
 const CALLS = Number(process.env.CALLS ?? 5000);
 const { privateKey } = await generateKeyPair("ES256");
 const jwt = await new SignJWT({ sub: "1001", client_id: "sg_bench" }).setProtectedHeader({ alg: "ES256" }).setExpirationTime("7d").sign(privateKey);
-const slot = JSON.stringify({ success: true, id: "1001", access_token: "at", token_type: "Bearer", expires_in: 3600, content_address: "", token_nickname: "p", tr_cnt: 0, code: "c" });
+const slot = JSON.stringify({
+  success: true,
+  id: "1001",
+  access_token: "at",
+  token_type: "Bearer",
+  expires_in: 3600,
+  content_address: "",
+  token_nickname: "p",
+  tr_cnt: 0,
+  code: "c",
+});
 const json = (body) => new Response(body, { status: 200, headers: { "content-type": "application/json" } });
 const fakeRes = { statusCode: 0, setHeader() {}, end() {} };
 
@@ -24,7 +34,14 @@ const fetchFn = async (url) => {
   }
   return json(slot);
 };
-backend = new SlotgateBackend({ authServerUrl: "http://svc.test", clientId: "sg_bench", clientSecret: "s".repeat(43), redirectUri: "http://127.0.0.1:1/cb", fetch: fetchFn, logger: silentLogger });
+backend = new SlotgateBackend({
+  authServerUrl: "http://svc.test",
+  clientId: "sg_bench",
+  clientSecret: "s".repeat(43),
+  redirectUri: "http://127.0.0.1:1/cb",
+  fetch: fetchFn,
+  logger: silentLogger,
+});
 
 async function bare() {
   const a = await fetchFn("http://svc.test/v1/oauth-meta/get_token"); // same Response work, no callback

@@ -66,14 +66,20 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 const overheads = samples.sdk.map((s, i) => s - samples.baseline[i]);
 const fmt = (xs) => ({ medianUs: Math.round(median(xs)), minUs: Math.round(Math.min(...xs)), maxUs: Math.round(Math.max(...xs)) });
-console.log(JSON.stringify({
-  rounds: ROUNDS,
-  callsPerRound: CALLS,
-  sdk: fmt(samples.sdk),
-  baseline: fmt(samples.baseline),
-  overheadPerCall: fmt(overheads),
-  ratioSdkToBaseline: (median(samples.sdk) / median(samples.baseline)).toFixed(3),
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      rounds: ROUNDS,
+      callsPerRound: CALLS,
+      sdk: fmt(samples.sdk),
+      baseline: fmt(samples.baseline),
+      overheadPerCall: fmt(overheads),
+      ratioSdkToBaseline: (median(samples.sdk) / median(samples.baseline)).toFixed(3),
+    },
+    null,
+    1,
+  ),
+);
 
 await backend.shutdown();
 msw.close();

@@ -39,7 +39,11 @@ function run(n, timeout) {
     outcomes[code] = (outcomes[code] ?? 0) + 1;
     if (--left === 0) done(outcomes);
   };
-  for (let i = 0; i < n; i++) backend.getSlotInfo(jwt, { timeout }).then(() => count("resolved"), (e) => count(e.code));
+  for (let i = 0; i < n; i++)
+    backend.getSlotInfo(jwt, { timeout }).then(
+      () => count("resolved"),
+      (e) => count(e.code),
+    );
   return finished;
 }
 
@@ -80,16 +84,22 @@ for (let round = 1; round <= ROUNDS; round++) {
 }
 const last = process.memoryUsage().heapUsed;
 const firstAfter = Number(rounds[0].heapAfterMB) * 1024 * 1024;
-console.log(JSON.stringify({
-  mode: inject ? "injected fetch" : "simulated service (MSW)",
-  calls: N,
-  timeoutMs: TIMEOUT_MS,
-  heapBeforeMB: mb(before),
-  timersBefore,
-  rounds,
-  retainedAfterFirstRoundKB: ((firstAfter - before) / 1024).toFixed(1),
-  growthOverLaterRoundsBytesPerCall: ROUNDS > 1 ? ((last - firstAfter) / (N * (ROUNDS - 1))).toFixed(2) : null,
-}, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      mode: inject ? "injected fetch" : "simulated service (MSW)",
+      calls: N,
+      timeoutMs: TIMEOUT_MS,
+      heapBeforeMB: mb(before),
+      timersBefore,
+      rounds,
+      retainedAfterFirstRoundKB: ((firstAfter - before) / 1024).toFixed(1),
+      growthOverLaterRoundsBytesPerCall: ROUNDS > 1 ? ((last - firstAfter) / (N * (ROUNDS - 1))).toFixed(2) : null,
+    },
+    null,
+    1,
+  ),
+);
 
 await backend.shutdown();
 msw.close();

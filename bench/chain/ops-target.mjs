@@ -114,7 +114,11 @@ async function spends({ route, mode, chain }) {
   const started = performance.now();
   await Promise.all(
     t.users.map(async (u) => {
-      const message = encryptHex(JSON.stringify({ client_id: t.client, user_dbkey: String(u.credentials.user_uuid), amount: "1", cuid: t.cuid }), t.spendKey.key, t.spendKey.iv);
+      const message = encryptHex(
+        JSON.stringify({ client_id: t.client, user_dbkey: String(u.credentials.user_uuid), amount: "1", cuid: t.cuid }),
+        t.spendKey.key,
+        t.spendKey.iv,
+      );
       const s = performance.now();
       const answer = await t.service.increaseUsed(t.client, { encrypted_message: message });
       latencies.push(performance.now() - s);
@@ -140,7 +144,9 @@ async function ops({ mode }) {
   round += 1;
   const started = performance.now();
   const results = await Promise.all(
-    t.users.map(({ credentials }, i) => t.service.verifyPin({ ...credentials, operation: { kind: "approve_purchases", cuid: t.cuid, amount: String(1000 + round * 100 + i) } })),
+    t.users.map(({ credentials }, i) =>
+      t.service.verifyPin({ ...credentials, operation: { kind: "approve_purchases", cuid: t.cuid, amount: String(1000 + round * 100 + i) } }),
+    ),
   );
   const seconds = (performance.now() - started) / 1000;
   return { ops: results.length, seconds, handleOps: new Set(results.map((r) => r.tx_hash)).size };
@@ -180,7 +186,13 @@ async function gas() {
   );
   const slots = t.users.slice(0, 50).map((u) => u.slot); // a full batch with --users 50 or more
   // Every slot has spent before (the rounds): the steady state, as today's 42,322 of a single increase_used.
-  const batch = await (await exchange.increase_used_batch(t.cuid, slots, slots.map(() => 1n))).wait();
+  const batch = await (
+    await exchange.increase_used_batch(
+      t.cuid,
+      slots,
+      slots.map(() => 1n),
+    )
+  ).wait();
   const single = await (await exchange.increase_used(slots[0], t.cuid, 1n)).wait();
   return { batch: Number(batch.gasUsed), batchSize: slots.length, single: Number(single.gasUsed) };
 }

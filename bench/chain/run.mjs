@@ -1,7 +1,9 @@
 // Chain benchmark of the Slotgate server: one command, every mode interleaved in rounds.
 //
 //   node bench/chain/run.mjs [--rounds 5] [--users 50] [--block-time 2] [--proxy-delay 50] [--pbkdf2-seconds 3]
-//                            [--phases spends,ops] [--duration 5] [--pin-loops 8] [--out bench/chain/results.json]
+//                            [--phases spends,ops] [--duration 5] [--pin-loops 8] [--out FILE]
+//
+// Figures go to bench/results/chain[-<phases>]-node<major>-<date>.json (bench/results-file.mjs).
 //
 // The target (ops-target.mjs) runs pinned to core 1 (taskset -c 1); this process, the JSON-RPC proxy and
 // the target's Anvil node on core 0 (the node stands for another machine). Needs the dist builds
@@ -27,12 +29,13 @@
 //                                 `pin-loops` clients run PIN verifications against the same server
 import { execFileSync, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { resultsFile } from "../results-file.mjs";
 import { startRpcProxy } from "./rpc-proxy.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -48,7 +51,7 @@ const { values } = parseArgs({
     "pin-samples": { type: "string", default: "100" },
     phases: { type: "string", default: "spends,ops" },
     "block-time": { type: "string", default: "2" },
-    out: { type: "string", default: join(here, "results.json") },
+    out: { type: "string" },
   },
 });
 const ROUNDS = Number(values.rounds);
@@ -58,6 +61,7 @@ const USERS = Number(values.users);
 const PIN_LOOPS = Number(values["pin-loops"]);
 const PIN_SAMPLES = Number(values["pin-samples"]);
 const PHASES = values.phases.split(",");
+const OUT = values.out ?? resultsFile("chain", values.phases === "spends,ops" ? [] : [PHASES.join("+")]);
 const BLOCK_TIME = Number(values["block-time"]);
 const PROXY_DELAY = Number(values["proxy-delay"]);
 const PBKDF2_SECONDS = Number(values["pbkdf2-seconds"]);
@@ -188,13 +192,24 @@ if (wantSpends || wantOps) {
     if (wantOps) {
       for (const mode of round % 2 ? [...MODES].reverse() : MODES) {
         const r = await ask(target, { type: "ops", mode }, "ops");
-        opsRuns[mode].push({ per_s: +(r.ops / r.seconds).toFixed(1), handleOps: r.handleOps, cpu_ms_per_op: +(r.cpu_ms / r.ops).toFixed(1), cpu_share: +(r.cpu_ms / 1000 / r.seconds).toFixed(2) });
+        opsRuns[mode].push({
+          per_s: +(r.ops / r.seconds).toFixed(1),
+          handleOps: r.handleOps,
+          cpu_ms_per_op: +(r.cpu_ms / r.ops).toFixed(1),
+          cpu_share: +(r.cpu_ms / 1000 / r.seconds).toFixed(2),
+        });
         console.error(
           `  round ${round + 1} ops ${mode}: ${r.ops} ops in ${r.seconds.toFixed(2)} s = ${(r.ops / r.seconds).toFixed(1)} ops/s, ${r.handleOps} handleOps, ${(r.cpu_ms / r.ops).toFixed(1)} ms CPU/op (${((100 * r.cpu_ms) / 1000 / r.seconds).toFixed(0)} % of a core)`,
         );
       }
       const p = await ask(target, { type: "pbkdf2", seconds: PBKDF2_SECONDS }, "pbkdf2");
-      pbkdf2Runs.push({ per_s: +(p.derivations / p.seconds).toFixed(1), at_once: p.atOnce, cores: p.cores, cpu_ms_per_derivation: +(p.cpu_ms / p.derivations).toFixed(1), cpu_share: +(p.cpu_ms / 1000 / p.seconds).toFixed(2) });
+      pbkdf2Runs.push({
+        per_s: +(p.derivations / p.seconds).toFixed(1),
+        at_once: p.atOnce,
+        cores: p.cores,
+        cpu_ms_per_derivation: +(p.cpu_ms / p.derivations).toFixed(1),
+        cpu_share: +(p.cpu_ms / 1000 / p.seconds).toFixed(2),
+      });
       console.error(
         `  round ${round + 1} pbkdf2 ceiling: ${(p.derivations / p.seconds).toFixed(1)} derivations/s (${p.atOnce} at once, ${p.cores} core(s)), ${(p.cpu_ms / p.derivations).toFixed(1)} ms CPU each (${((100 * p.cpu_ms) / 1000 / p.seconds).toFixed(0)} % of a core)`,
       );
@@ -202,7 +217,9 @@ if (wantSpends || wantOps) {
   }
   if (wantSpends) {
     gas = await ask(target, { type: "gas" }, "gas");
-    console.error(`[chain bench] gas: increase_used_batch of ${gas.batchSize} = ${gas.batch} (${Math.round(gas.batch / gas.batchSize)} per spend), increase_used = ${gas.single}`);
+    console.error(
+      `[chain bench] gas: increase_used_batch of ${gas.batchSize} = ${gas.batch} (${Math.round(gas.batch / gas.batchSize)} per spend), increase_used = ${gas.single}`,
+    );
   }
   targetInfo.proxy_requests = proxy.requests;
   await stop(target);
@@ -222,27 +239,53 @@ if (PHASES.includes("http")) {
     const res = await fetch(base + path, {
       method,
       redirect: "manual",
-      headers: { ...(body === undefined ? {} : { "content-type": typeof body === "string" ? "application/x-www-form-urlencoded" : "application/json" }), ...headers },
+      headers: {
+        ...(body === undefined ? {} : { "content-type": typeof body === "string" ? "application/x-www-form-urlencoded" : "application/json" }),
+        ...headers,
+      },
       ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
     });
     const text = await res.text();
     return { status: res.status, headers: res.headers, json: text.startsWith("{") ? JSON.parse(text) : {} };
   }
 
-  const dev = await json("POST", "/v1/dev-user/signup", { body: { email: `bench-${randomBytes(4).toString("hex")}@example.test`, password: "bench-password-1" } });
+  const dev = await json("POST", "/v1/dev-user/signup", {
+    body: { email: `bench-${randomBytes(4).toString("hex")}@example.test`, password: "bench-password-1" },
+  });
   const redirect = "https://bench.example/cb";
   const client = (
     await json("POST", "/v1/dev-user/clients", {
       headers: { authorization: `Bearer ${dev.json.token}` },
-      body: { name: "Bench", redirect_uris: [redirect], download_url: "https://bench.example/d", web_url: "https://bench.example/", platform: "web", blockchain: true },
+      body: {
+        name: "Bench",
+        redirect_uris: [redirect],
+        download_url: "https://bench.example/d",
+        web_url: "https://bench.example/",
+        platform: "web",
+        blockchain: true,
+      },
     })
   ).json;
 
   async function newUser() {
-    const player = { client_id: client.client_id, redirect_uri: redirect, state: "s", email: `u-${randomBytes(5).toString("hex")}@example.test`, password: "user-password-1" };
+    const player = {
+      client_id: client.client_id,
+      redirect_uri: redirect,
+      state: "s",
+      email: `u-${randomBytes(5).toString("hex")}@example.test`,
+      password: "user-password-1",
+    };
     const res = await signUpPlayer(base, server.info.dataDir, player);
     const code = new URL(res.headers.get("location")).searchParams.get("code");
-    const token = await json("POST", "/oauth/token", { body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirect, client_id: client.client_id, client_secret: client.client_secret }).toString() });
+    const token = await json("POST", "/oauth/token", {
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirect,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }).toString(),
+    });
     const salt = randomBytes(32).toString("hex");
     const pin = { pin_hash: createHash("sha256").update(`2580${salt}`).digest("hex"), pin_salt: salt };
     const uuid = Number(token.json.user_id);
@@ -269,9 +312,8 @@ if (PHASES.includes("http")) {
   // validate alone and under PIN verification load.
   function cannon(duration) {
     return new Promise((resolve, reject) => {
-      autocannon(
-        { url: `${base}/v1/oauth/validate`, connections: 50, duration, headers: { authorization: `Bearer ${users[0].token}` } },
-        (err, result) => (err ? reject(err) : resolve(result)),
+      autocannon({ url: `${base}/v1/oauth/validate`, connections: 50, duration, headers: { authorization: `Bearer ${users[0].token}` } }, (err, result) =>
+        err ? reject(err) : resolve(result),
       );
     });
   }
@@ -296,9 +338,17 @@ if (PHASES.includes("http")) {
       const result = await cannon(DURATION);
       ref.stop = true;
       const pins = await load;
-      const row = { rps: Math.round(result.requests.average), p50_ms: result.latency.p50, p99_ms: result.latency.p99, non2xx: result.non2xx, pin_verifies_per_s: +(pins / DURATION).toFixed(1) };
+      const row = {
+        rps: Math.round(result.requests.average),
+        p50_ms: result.latency.p50,
+        p99_ms: result.latency.p99,
+        non2xx: result.non2xx,
+        pin_verifies_per_s: +(pins / DURATION).toFixed(1),
+      };
       validate[mode].push(row);
-      console.error(`  round ${round + 1} ${mode}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms${mode === "validate+pin" ? `, ${row.pin_verifies_per_s} PIN verifies/s` : ""}`);
+      console.error(
+        `  round ${round + 1} ${mode}: ${row.rps} req/s, p50 ${row.p50_ms} ms, p99 ${row.p99_ms} ms${mode === "validate+pin" ? `, ${row.pin_verifies_per_s} PIN verifies/s` : ""}`,
+      );
     }
   }
   await stop(server.child);
@@ -346,7 +396,10 @@ const SINGLE_TODAY = 42322;
 const targets = {
   batched_vs_single_through_proxy: { want: ">= 10", got: spendRatio[`proxy-${PROXY_DELAY}ms`]?.median ?? null },
   batched_vs_single_plain_anvil: { want: ">= 1", got: spendRatio.automine?.median ?? null },
-  gas_per_spend_batch_of_50: { want: `<= ${Math.floor(SINGLE_TODAY / 3)} (1/3 of ${SINGLE_TODAY})`, got: gas?.batchSize === 50 ? Math.round(gas.batch / 50) : null },
+  gas_per_spend_batch_of_50: {
+    want: `<= ${Math.floor(SINGLE_TODAY / 3)} (1/3 of ${SINGLE_TODAY})`,
+    got: gas?.batchSize === 50 ? Math.round(gas.batch / 50) : null,
+  },
   spend_p99_block_time: { want: `< ${2 * BLOCK_TIME * 1000} ms (2 blocks)`, got: blockP99 ?? null },
   sponsored_ops_vs_pbkdf2_ceiling: { want: ">= 0.9", got: opsRatio?.median ?? null },
 };
@@ -356,12 +409,16 @@ targets.gas_per_spend_batch_of_50.met = targets.gas_per_spend_batch_of_50.got !=
 targets.spend_p99_block_time.met = blockP99 !== undefined && blockP99 < 2 * BLOCK_TIME * 1000;
 targets.sponsored_ops_vs_pbkdf2_ceiling.met = targets.sponsored_ops_vs_pbkdf2_ceiling.got !== null && targets.sponsored_ops_vs_pbkdf2_ceiling.got >= 0.9;
 
-const previous = existsSync(values.out) ? JSON.parse(readFileSync(values.out, "utf8")) : {};
 const results = {
   date: new Date().toISOString(),
   node: process.version,
   command: `node bench/chain/run.mjs ${process.argv.slice(2).join(" ")}`.trim(),
-  machine: { load_average_at_start: loadAtStart.map((x) => +x.toFixed(2)), load_average_at_end: loadavg().map((x) => +x.toFixed(2)), run_s: Math.round((Date.now() - startedAt) / 1000), ...targetInfo },
+  machine: {
+    load_average_at_start: loadAtStart.map((x) => +x.toFixed(2)),
+    load_average_at_end: loadavg().map((x) => +x.toFixed(2)),
+    run_s: Math.round((Date.now() - startedAt) / 1000),
+    ...targetInfo,
+  },
   rounds: ROUNDS,
   users: USERS,
   block_time_s: BLOCK_TIME,
@@ -404,14 +461,17 @@ const results = {
         validate: Object.fromEntries(
           Object.entries(validate).map(([mode, rows]) => [
             mode,
-            { rps: summary(rows.map((r) => r.rps)), p99_ms: summary(rows.map((r) => r.p99_ms)), p50_ms: summary(rows.map((r) => r.p50_ms)), pin_verifies_per_s: summary(rows.map((r) => r.pin_verifies_per_s)), non2xx: rows.reduce((a, r) => a + r.non2xx, 0) },
+            {
+              rps: summary(rows.map((r) => r.rps)),
+              p99_ms: summary(rows.map((r) => r.p99_ms)),
+              p50_ms: summary(rows.map((r) => r.p50_ms)),
+              pin_verifies_per_s: summary(rows.map((r) => r.pin_verifies_per_s)),
+              non2xx: rows.reduce((a, r) => a + r.non2xx, 0),
+            },
           ]),
         ),
       }
-    : // The http phase did not run: keep its last figures, with their date.
-      previous.pin_verify_latency || previous.http
-      ? { http: previous.http ?? { date: previous.date, pin_verify_latency: previous.pin_verify_latency, validate: previous.validate } }
-      : {}),
+    : {}),
 };
-writeFileSync(values.out, `${JSON.stringify(results, null, 2)}\n`);
+writeFileSync(OUT, `${JSON.stringify(results, null, 2)}\n`);
 console.log(JSON.stringify({ targets, spends_batched_over_single: spendRatio, gas: results.gas, sponsored_ops_over_pbkdf2_ceiling: opsRatio }, null, 2));

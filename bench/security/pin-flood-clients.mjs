@@ -5,7 +5,9 @@ import { createHash } from "node:crypto";
 
 // Warm before the flood starts (fetch and its connection pool loaded), so that starting this process
 // is not counted in the flood phase.
-await fetch(process.argv[2]).then((res) => res.arrayBuffer()).catch(() => undefined);
+await fetch(process.argv[2])
+  .then((res) => res.arrayBuffer())
+  .catch(() => undefined);
 process.send({ type: "ready" });
 process.once("message", async ({ url, users, seconds }) => {
   const counts = {};
@@ -14,11 +16,22 @@ process.once("message", async ({ url, users, seconds }) => {
     users.map(async (u, i) => {
       while (Date.now() < end) {
         const pin = String(100000 + Math.floor(Math.random() * 900000));
-        const body = { user_uuid: u.uuid, pin_hash: createHash("sha256").update(pin + u.pin_salt).digest("hex"), pin_salt: u.pin_salt, key_share_user: u.key_share_user };
+        const body = {
+          user_uuid: u.uuid,
+          pin_hash: createHash("sha256")
+            .update(pin + u.pin_salt)
+            .digest("hex"),
+          pin_salt: u.pin_salt,
+          key_share_user: u.key_share_user,
+        };
         try {
           const res = await fetch(`${url}/v1/pin/verify`, {
             method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${u.token}`, "x-forwarded-for": `10.99.${Math.floor(i / 250)}.${(i % 250) + 1}` },
+            headers: {
+              "content-type": "application/json",
+              authorization: `Bearer ${u.token}`,
+              "x-forwarded-for": `10.99.${Math.floor(i / 250)}.${(i % 250) + 1}`,
+            },
             body: JSON.stringify(body),
           });
           const answer = await res.json().catch(() => ({}));

@@ -1,6 +1,6 @@
 // PIN brute-force load test (issue 15): one command, on loopback.
 //
-//   node bench/security/pin-flood.mjs [--clients 20] [--duration 10] [--rate 100] [--rounds 3] [--db postgres|pglite] [--renice-workers] [--out bench/security/results.json]
+//   node bench/security/pin-flood.mjs [--clients 20] [--duration 10] [--rate 100] [--rounds 3] [--db postgres|pglite] [--renice-workers] [--out FILE]
 //
 // Starts the built server (pin-target.mjs: CHAIN=anvil, PostgreSQL at DATABASE_URL or
 // postgres://postgres@127.0.0.1:5432/test, or --db pglite; default limits), then
@@ -13,6 +13,7 @@
 // round floods its own --clients accounts; the verdict takes the median ratio of the rounds (the machine
 // moves). Exits 1 when an account is not locked or the median ratio is over 2. --renice-workers is an
 // experiment: the server's non-main threads (where PBKDF2 runs) at nice 15 (see docs/benchmarks.md).
+// Figures go to bench/results/pin-flood[-pglite][-renice]-node<major>-<date>.json (bench/results-file.mjs).
 import { fork } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { availableParallelism, loadavg } from "node:os";
@@ -20,6 +21,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { resultsFile } from "../results-file.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const { values } = parseArgs({
@@ -30,13 +32,14 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     "renice-workers": { type: "boolean", default: false },
     db: { type: "string", default: "postgres" },
-    out: { type: "string", default: join(here, "results.json") },
+    out: { type: "string" },
   },
 });
 const CLIENTS = Number(values.clients);
 const DURATION = Number(values.duration);
 const RATE = Number(values.rate);
 const ROUNDS = Number(values.rounds);
+const OUT = values.out ?? resultsFile("pin-flood", [...(values.db === "postgres" ? [] : [values.db]), ...(values["renice-workers"] ? ["renice"] : [])]);
 
 function start(file, ...args) {
   const env = { ...process.env, ...(values["renice-workers"] ? { SLOTGATE_BENCH_RENICE_WORKERS: "1" } : {}) };
@@ -122,7 +125,9 @@ for (let r = 0; r < ROUNDS; r += 1) {
     not_locked: notLocked,
     loadavg_1m: Math.round(loadavg()[0] * 100) / 100,
   };
-  console.error(`round ${r + 1}: validate p99 idle ${idle.p99_ms} ms, flood ${during.p99_ms} ms, ratio ${ratio}; locked ${round.accounts_locked}; load ${round.loadavg_1m}`);
+  console.error(
+    `round ${r + 1}: validate p99 idle ${idle.p99_ms} ms, flood ${during.p99_ms} ms, ratio ${ratio}; locked ${round.accounts_locked}; load ${round.loadavg_1m}`,
+  );
   rounds.push(round);
 }
 target.send({ type: "stop" });
@@ -143,11 +148,15 @@ const result = {
   all_accounts_locked: allLocked,
   rounds,
 };
-writeFileSync(values.out, `${JSON.stringify(result, null, 2)}\n`);
+writeFileSync(OUT, `${JSON.stringify(result, null, 2)}\n`);
 console.log(JSON.stringify(result, null, 2));
-console.log(`\n| round | validate p50 idle / flood (ms) | validate p99 idle / flood (ms) | ratio | flood requests | accounts locked | load (1 min) |\n|---|---|---|---|---|---|---|`);
+console.log(
+  `\n| round | validate p50 idle / flood (ms) | validate p99 idle / flood (ms) | ratio | flood requests | accounts locked | load (1 min) |\n|---|---|---|---|---|---|---|`,
+);
 for (const [i, r] of rounds.entries()) {
-  console.log(`| ${i + 1} | ${r.validate_idle.p50_ms} / ${r.validate_during_flood.p50_ms} | ${r.validate_idle.p99_ms} / ${r.validate_during_flood.p99_ms} | ${r.p99_ratio} | ${r.flood_requests} | ${r.accounts_locked} | ${r.loadavg_1m} |`);
+  console.log(
+    `| ${i + 1} | ${r.validate_idle.p50_ms} / ${r.validate_during_flood.p50_ms} | ${r.validate_idle.p99_ms} / ${r.validate_during_flood.p99_ms} | ${r.p99_ratio} | ${r.flood_requests} | ${r.accounts_locked} | ${r.loadavg_1m} |`,
+  );
 }
 console.log(`\nmedian p99 ratio ${medianRatio} (target <= 2); every account locked: ${allLocked}`);
 const ok = allLocked && medianRatio <= 2;

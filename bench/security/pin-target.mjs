@@ -39,7 +39,14 @@ const client = (
   await json(
     "POST",
     "/v1/dev-user/clients",
-    { name: "pin flood", redirect_uris: ["https://bench.example/cb"], download_url: "https://bench.example/dl", web_url: "https://bench.example/", platform: "web", blockchain: true },
+    {
+      name: "pin flood",
+      redirect_uris: ["https://bench.example/cb"],
+      download_url: "https://bench.example/dl",
+      web_url: "https://bench.example/",
+      platform: "web",
+      blockchain: true,
+    },
     { authorization: `Bearer ${dev.token}` },
   )
 ).body;
@@ -52,21 +59,34 @@ const rows = await db.query(
   [tag, targets + 1],
 );
 const users = await Promise.all(
-  rows.map(async (r) => ({ uuid: Number(r.id), token: await tokens.signAccessToken(r.id, client.client_id, `flood-${tag}-${r.id}`, new Date(Date.now() + 3_600_000)) })),
+  rows.map(async (r) => ({
+    uuid: Number(r.id),
+    token: await tokens.signAccessToken(r.id, client.client_id, `flood-${tag}-${r.id}`, new Date(Date.now() + 3_600_000)),
+  })),
 );
 const [probe, ...flooded] = users;
 
 // Each flooded user registers a PIN (a wallet with its key split), two at a time, from its own address.
 const pinOf = (pin) => {
   const salt = randomBytes(32).toString("hex");
-  return { pin_hash: createHash("sha256").update(pin + salt).digest("hex"), pin_salt: salt };
+  return {
+    pin_hash: createHash("sha256")
+      .update(pin + salt)
+      .digest("hex"),
+    pin_salt: salt,
+  };
 };
 const shares = new Map();
 for (let i = 0; i < flooded.length; i += 2) {
   await Promise.all(
     flooded.slice(i, i + 2).map(async (u, j) => {
       const pin = pinOf("246810");
-      const res = await json("POST", "/v1/pin/register", { user_uuid: u.uuid, ...pin }, { authorization: `Bearer ${u.token}`, "x-forwarded-for": `10.200.0.${i + j + 1}` });
+      const res = await json(
+        "POST",
+        "/v1/pin/register",
+        { user_uuid: u.uuid, ...pin },
+        { authorization: `Bearer ${u.token}`, "x-forwarded-for": `10.200.0.${i + j + 1}` },
+      );
       if (res.status !== 200) throw new Error(`register ${u.uuid}: ${res.status} ${JSON.stringify(res.body)}`);
       shares.set(u.uuid, { ...pin, key_share_user: res.body.data[0].key_share_user });
     }),

@@ -8,7 +8,16 @@ const { privateKey } = await generateKeyPair("ES256", { extractable: true });
 const jwk = { ...(await exportJWK(privateKey)), kid: "bench", alg: "ES256", use: "sig" };
 const RESOURCE = "https://api.bench.example";
 const provider = new Provider("http://127.0.0.1", {
-  clients: [{ client_id: "bench", client_secret: "bench-secret-0123456789abcdefghijklmnopq", grant_types: ["client_credentials"], redirect_uris: [], response_types: [], id_token_signed_response_alg: "ES256" }],
+  clients: [
+    {
+      client_id: "bench",
+      client_secret: "bench-secret-0123456789abcdefghijklmnopq",
+      grant_types: ["client_credentials"],
+      redirect_uris: [],
+      response_types: [],
+      id_token_signed_response_alg: "ES256",
+    },
+  ],
   jwks: { keys: [jwk] },
   features: {
     devInteractions: { enabled: false },

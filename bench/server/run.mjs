@@ -1,6 +1,8 @@
 // Slotgate server benchmark: one command, one run, every mode interleaved in rounds.
 //
-//   node bench/server/run.mjs [--rounds 5] [--duration 8] [--connections 50] [--out bench/server/results.json]
+//   node bench/server/run.mjs [--rounds 5] [--duration 8] [--connections 50] [--out FILE]
+//
+// Figures go to bench/results/server[-<modes>][-unsettled]-node<major>-<date>.json (bench/results-file.mjs).
 //
 // Servers run pinned to core 1 (taskset -c 1); this process, autocannon and the PostgreSQL backends
 // that serve the Slotgate targets on core 0 (re-pinned after each warm-up: the pool opens them on
@@ -10,8 +12,11 @@
 //   bare        bare Express 5 JSON route (baseline)
 //   bare-classes the same route on a server built with appPrototypes() as the Slotgate server is (no
 //               per-request prototype swap): the stricter baseline
-//   oidc        node-oidc-provider POST /token, client_credentials, ES256 JWT access token
-//   token-pg    Slotgate POST /oauth/token code exchange, PostgreSQL
+//   oidc        node-oidc-provider POST /token, client_credentials, ES256 JWT access token (stores nothing)
+//   oidc-code   node-oidc-provider POST /token, authorization_code with PKCE S256, client_secret_post, ES256 JWT
+//               access token, codes and grant on Redis (oidc-redis-adapter.mjs): the like-for-like anchor of
+//               the code exchange (it reads, checks and consumes a stored code as token-pg does)
+//   token-pg    Slotgate POST /oauth/token code exchange (PKCE S256 and client_secret_post, as oidc-code), PostgreSQL
 //   token-lite  Slotgate POST /oauth/token code exchange, PGlite (embedded)
 //   validate    Slotgate GET /v1/oauth/validate (PostgreSQL instance)
 //   status-pg   Slotgate POST /v1/oauth/status/login, PostgreSQL (status upsert + outbox row), 500 users
@@ -26,16 +31,18 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import pg from "pg";
+import { resultsFile } from "../results-file.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
+const DEFAULT_MODES = "bare,bare-classes,oidc,oidc-code,token-pg,token-lite,validate,status-pg,status-lite";
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "5" },
     duration: { type: "string", default: "8" },
     warmup: { type: "string", default: "2" },
     connections: { type: "string", default: "50" },
-    modes: { type: "string", default: "bare,bare-classes,oidc,token-pg,token-lite,validate,status-pg,status-lite" },
-    out: { type: "string", default: join(here, "results.json") },
+    modes: { type: "string", default: DEFAULT_MODES },
+    out: { type: "string" },
     "baseline-dist": { type: "string" },
     // on: every target runs one full garbage collection after its set-up (settle.mjs); off: none
     settle: { type: "string", default: "on" },
@@ -48,6 +55,8 @@ const DURATION = Number(values.duration);
 const WARMUP = Number(values.warmup);
 const CONNECTIONS = Number(values.connections);
 const MODES = values.modes.split(",");
+const OUT =
+  values.out ?? resultsFile("server", [...(values.modes === DEFAULT_MODES ? [] : [MODES.join("+")]), ...(values.settle === "off" ? ["unsettled"] : [])]);
 
 try {
   execFileSync("taskset", ["-a", "-p", "-c", "0", String(process.pid)], { stdio: "ignore" });
@@ -56,7 +65,10 @@ try {
 }
 
 function start(file, args = [], env = process.env) {
-  const child = spawn("taskset", ["-c", "1", process.execPath, "--expose-gc", join(here, file), ...args], { stdio: ["ignore", "inherit", "inherit", "ipc"], env: { ...env, BENCH_SETTLE: values.settle } });
+  const child = spawn("taskset", ["-c", "1", process.execPath, "--expose-gc", join(here, file), ...args], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...env, BENCH_SETTLE: values.settle },
+  });
   return new Promise((resolve, reject) => {
     child.once("error", reject);
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
@@ -105,14 +117,15 @@ async function pinDatabaseBackends() {
 const need = (m) => MODES.includes(m);
 const pgEnv = { ...process.env, PGAPPNAME: APP_NAME };
 if (need("token-base") && !values["baseline-dist"]) throw new Error("token-base needs --baseline-dist DIR");
-// Fresh target processes every round: one Slotgate process can run 30-40 % slower than another of the
-// same build for its whole life on these machines (docs/benchmarks.md, "Noise on these machines"), so
-// targets that lived for the whole run would let one unlucky process bias every round of its modes.
+// Fresh target processes every round: one Slotgate process could run 30-40 % slower than another of the
+// same build for its whole life on these machines (docs/benchmarks.md, "Command"), so targets that
+// lived for the whole run would let one unlucky process bias every round of its modes.
 async function startTargets() {
   const targets = {};
   if (need("bare")) targets.bare = await start("bare-express.mjs");
   if (need("bare-classes")) targets.bareClasses = await start("bare-express.mjs", ["classes"]);
   if (need("oidc")) targets.oidc = await start("oidc-provider-target.mjs");
+  if (need("oidc-code")) targets.oidcCode = await start("oidc-provider-code-target.mjs");
   if (["token-pg", "validate", "status-pg"].some(need)) targets.pg = await start("slotgate-target.mjs", ["postgres"], pgEnv);
   if (["token-lite", "status-lite"].some(need)) targets.lite = await start("slotgate-target.mjs", ["pglite"]);
   if (need("token-base")) targets.base = await start("slotgate-target.mjs", ["postgres"], { ...pgEnv, SLOTGATE_SERVER_DIST: values["baseline-dist"] });
@@ -137,19 +150,22 @@ function load(url, requests, seconds) {
 
 // The best exchange rate seen so far per mode: how many codes to mint for the next load.
 const lastRates = {};
-async function tokenRequests(mode, t, seconds) {
+async function tokenRequests(mode, t, seconds, path = "/oauth/token") {
   const expected = Math.max(lastRates[mode] ?? 0, 8000) * (seconds + 1) * 1.5;
   const { codes } = await ask(t.child, { type: "mint", n: Math.max(10_000, Math.ceil(expected)) }, "minted");
   let i = 0;
-  const { client_id, client_secret, redirect_uri } = t.info;
+  const { client_id, client_secret, redirect_uri, code_verifier } = t.info;
   return [
     {
       method: "POST",
-      path: "/oauth/token",
+      path,
       headers: { "content-type": "application/x-www-form-urlencoded" },
       setupRequest: (req) => {
         const code = codes[i++] ?? "exhausted";
-        return { ...req, body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri, client_id, client_secret }).toString() };
+        return {
+          ...req,
+          body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri, client_id, client_secret, code_verifier }).toString(),
+        };
       },
     },
   ];
@@ -172,6 +188,7 @@ const MODE_DEFS = {
       },
     ],
   },
+  "oidc-code": { target: "oidcCode", requests: (t, s) => tokenRequests("oidc-code", t, s, "/token") },
   "token-pg": { target: "pg", requests: (t, s) => tokenRequests("token-pg", t, s) },
   "token-lite": { target: "lite", requests: (t, s) => tokenRequests("token-lite", t, s) },
   "token-base": { target: "base", requests: (t, s) => tokenRequests("token-base", t, s) },
@@ -180,7 +197,10 @@ const MODE_DEFS = {
     requests: async (t) => [{ method: "GET", path: "/v1/oauth/validate", headers: { authorization: `Bearer ${t.info.access_token}` } }],
   },
   ...Object.fromEntries(
-    [["status-pg", "pg"], ["status-lite", "lite"]].map(([mode, target]) => [
+    [
+      ["status-pg", "pg"],
+      ["status-lite", "lite"],
+    ].map(([mode, target]) => [
       mode,
       {
         target,
@@ -242,7 +262,7 @@ for (let round = 1; round <= ROUNDS; round++) {
     await pinDatabaseBackends();
     const result = await load(t.info.url, await def.requests(t, DURATION), DURATION);
     const ok = result["2xx"] / DURATION;
-    if (mode.startsWith("token")) lastRates[mode] = Math.max(lastRates[mode] ?? 0, ok);
+    if (mode.startsWith("token") || mode === "oidc-code") lastRates[mode] = Math.max(lastRates[mode] ?? 0, ok);
     errors[mode] += result.non2xx + result.errors + result.timeouts;
     samples[mode].push(ok);
     p99s[mode].push(result.latency.p99);
@@ -256,11 +276,24 @@ const median = (xs) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const summary = Object.fromEntries(
-  MODES.map((m) => [m, { median: Math.round(median(samples[m])), min: Math.round(Math.min(...samples[m])), max: Math.round(Math.max(...samples[m])), p99_ms: median(p99s[m]), non2xx: errors[m], samples: samples[m].map(Math.round), p99_samples_ms: p99s[m] }]),
+  MODES.map((m) => [
+    m,
+    {
+      median: Math.round(median(samples[m])),
+      min: Math.round(Math.min(...samples[m])),
+      max: Math.round(Math.max(...samples[m])),
+      p99_ms: median(p99s[m]),
+      non2xx: errors[m],
+      samples: samples[m].map(Math.round),
+      p99_samples_ms: p99s[m],
+    },
+  ]),
 );
 // Per-round ratios, then their median (the baseline moves with the machine).
 const ratio = (a, b) => (samples[a] && samples[b] ? median(samples[a].map((x, i) => x / samples[b][i])) : null);
 const ratios = {
+  "token-pg / oidc-code": ratio("token-pg", "oidc-code"),
+  "token-lite / oidc-code": ratio("token-lite", "oidc-code"),
   "token-pg / oidc": ratio("token-pg", "oidc"),
   "token-lite / oidc": ratio("token-lite", "oidc"),
   "validate / bare": ratio("validate", "bare"),
@@ -270,8 +303,18 @@ const ratios = {
   "token-base / oidc": ratio("token-base", "oidc"),
   "token-pg / token-base": ratio("token-pg", "token-base"),
 };
-const meta = { date: new Date().toISOString(), node: process.version, machine, settle: values.settle, rounds: ROUNDS, duration_s: DURATION, warmup_s: WARMUP, connections: CONNECTIONS, orders };
-writeFileSync(values.out, JSON.stringify({ meta, summary, ratios }, null, 2));
+const meta = {
+  date: new Date().toISOString(),
+  node: process.version,
+  machine,
+  settle: values.settle,
+  rounds: ROUNDS,
+  duration_s: DURATION,
+  warmup_s: WARMUP,
+  connections: CONNECTIONS,
+  orders,
+};
+writeFileSync(OUT, JSON.stringify({ meta, summary, ratios }, null, 2));
 
 console.log(`\n| mode | median req/s | min–max | p99 ms (median of rounds) | non-2xx |\n|---|---|---|---|---|`);
 for (const m of MODES) console.log(`| ${m} | ${summary[m].median} | ${summary[m].min}–${summary[m].max} | ${summary[m].p99_ms} | ${summary[m].non2xx} |`);

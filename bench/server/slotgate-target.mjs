@@ -43,17 +43,41 @@ async function json(method, path, body, token) {
 // A developer, a client and one end user, through the public API.
 const dev = await json("POST", "/v1/dev-user/signup", { email: `bench-${randomBytes(4).toString("hex")}@example.test`, password: "bench-password-1" });
 const redirectUri = "https://bench.example/cb";
-const client = await json("POST", "/v1/dev-user/clients", {
-  name: "bench", redirect_uris: [redirectUri], download_url: "https://bench.example/dl", web_url: "https://bench.example/", platform: "web", blockchain: false,
-}, dev.token);
-const player = { client_id: client.client_id, redirect_uri: redirectUri, state: "bench", email: `player-${randomBytes(4).toString("hex")}@example.test`, password: "player-password-1" };
+const client = await json(
+  "POST",
+  "/v1/dev-user/clients",
+  {
+    name: "bench",
+    redirect_uris: [redirectUri],
+    download_url: "https://bench.example/dl",
+    web_url: "https://bench.example/",
+    platform: "web",
+    blockchain: false,
+  },
+  dev.token,
+);
+const player = {
+  client_id: client.client_id,
+  redirect_uri: redirectUri,
+  state: "bench",
+  email: `player-${randomBytes(4).toString("hex")}@example.test`,
+  password: "player-password-1",
+};
 const approved = await signUpPlayer(base, env.SLOTGATE_DATA_DIR, player);
 const firstCode = new URL(approved.headers.get("location")).searchParams.get("code");
-const token = await (await fetch(`${base}/oauth/token`, {
-  method: "POST",
-  headers: { "content-type": "application/x-www-form-urlencoded" },
-  body: new URLSearchParams({ grant_type: "authorization_code", code: firstCode, redirect_uri: redirectUri, client_id: client.client_id, client_secret: client.client_secret }),
-})).json();
+const token = await (
+  await fetch(`${base}/oauth/token`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code: firstCode,
+      redirect_uri: redirectUri,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+    }),
+  })
+).json();
 
 // 500 more end users with their own access tokens, so the status benchmark updates many
 // (user, client) rows as real traffic does rather than one row over and over.
@@ -69,14 +93,17 @@ const users = await Promise.all(
   })),
 );
 
+// PKCE S256 on every code (one verifier for all: the same work per request), as the oidc-code anchor.
+const codeVerifier = randomBytes(32).toString("base64url");
+const codeChallenge = createHash("sha256").update(codeVerifier).digest("base64url");
 async function mint(n) {
   const codes = Array.from({ length: n }, () => randomBytes(32).toString("base64url"));
   const hashes = codes.map((c) => createHash("sha256").update(c).digest("base64url"));
   for (let i = 0; i < hashes.length; i += 10_000) {
     await db.query(
       `INSERT INTO authorization_codes (code_hash, kind, client_id, user_id, redirect_uri, code_challenge, expires_at)
-       SELECT h, 'oauth', $1, $2, $3, NULL, now() + interval '60 seconds' FROM unnest($4::text[]) AS h`,
-      [client.client_id, token.user_id, redirectUri, hashes.slice(i, i + 10_000)],
+       SELECT h, 'oauth', $1, $2, $3, $5, now() + interval '60 seconds' FROM unnest($4::text[]) AS h`,
+      [client.client_id, token.user_id, redirectUri, hashes.slice(i, i + 10_000), codeChallenge],
     );
   }
   return codes;
@@ -97,6 +124,7 @@ process.send({
   client_id: client.client_id,
   client_secret: client.client_secret,
   redirect_uri: redirectUri,
+  code_verifier: codeVerifier,
   user_id: token.user_id,
   access_token: token.access_token,
   users,

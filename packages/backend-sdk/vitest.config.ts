@@ -34,13 +34,15 @@ function serverBuilt(): boolean {
 const exclude: string[] = [];
 if (!onCi) {
   if (!(await reachable(redisUrl.hostname, Number(redisUrl.port || 6379)))) {
-    exclude.push("test/redis.test.ts");
-    console.warn(`[backend-sdk] test/redis.test.ts left out: no Redis at ${redisUrl.host} (set SLOTGATE_TEST_REDIS_URL; required on CI)`);
+    exclude.push("test/redis.test.ts", "test/redis.two-process.test.ts", "test/e2e.two-process.server.test.ts");
+    console.warn(
+      `[backend-sdk] test/redis.test.ts, test/redis.two-process.test.ts and test/e2e.two-process.server.test.ts left out: no Redis at ${redisUrl.host} (set SLOTGATE_TEST_REDIS_URL; required on CI)`,
+    );
   }
   if (!serverBuilt()) {
-    exclude.push("test/e2e.server.test.ts", "test/e2e.content-tokens.server.test.ts", "test/e2e.slots.server.test.ts");
+    exclude.push("test/e2e.server.test.ts", "test/e2e.content-tokens.server.test.ts", "test/e2e.slots.server.test.ts", "test/e2e.two-process.server.test.ts");
     console.warn(
-      "[backend-sdk] test/e2e.server.test.ts, test/e2e.content-tokens.server.test.ts and test/e2e.slots.server.test.ts left out: @slotgate/server is not built (npx turbo run build --filter=@slotgate/server; required on CI)",
+      "[backend-sdk] test/e2e.server.test.ts, test/e2e.content-tokens.server.test.ts, test/e2e.slots.server.test.ts and test/e2e.two-process.server.test.ts left out: @slotgate/server is not built (npx turbo run build --filter=@slotgate/server; required on CI)",
     );
   }
 }

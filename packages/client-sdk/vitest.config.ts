@@ -2,6 +2,9 @@ import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import { defineConfig } from "vitest/config";
 
+/** CI is "true" or "1", read as scripts/test.mjs reads it. */
+const onCi = process.env["CI"] === "true" || process.env["CI"] === "1";
+
 /**
  * Unit tests (test/*.test.ts) run in happy-dom. The browser suites in test/e2e/ drive headless Chromium
  * (SLOTGATE_CHROMIUM or /usr/bin/chromium; left out with a printed reason when missing, required on CI):
@@ -20,14 +23,13 @@ function serverIsBuilt(): boolean {
 }
 
 const BROWSER_E2E = "test/e2e/login.browser.test.ts";
-const SERVER_E2E = "test/e2e/login.server.test.ts";
+const SERVER_E2E = "test/e2e/*.server.test.ts";
 const chromium = process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium";
-const includeBrowser = Boolean(process.env["CI"]) || existsSync(chromium);
+const includeBrowser = onCi || existsSync(chromium);
 if (!includeBrowser) {
   console.warn(`[client-sdk] ${BROWSER_E2E} and ${SERVER_E2E} left out: no Chromium at ${chromium} (apt-get install -y chromium).`);
 }
-const includeServerE2e =
-  Boolean(process.env["CI"]) || process.env["SLOTGATE_E2E"] === "1" || (includeBrowser && serverIsBuilt());
+const includeServerE2e = onCi || process.env["SLOTGATE_E2E"] === "1" || (includeBrowser && serverIsBuilt());
 if (includeBrowser && !includeServerE2e) {
   console.warn(
     `[client-sdk] ${SERVER_E2E} left out: @slotgate/server is not built yet. ` +

@@ -1,3 +1,3 @@
 import { nodeLibrary } from "../../tsup.library.js";
 
-export default nodeLibrary(["src/index.ts", "src/schemas.ts", "src/crypto.ts", "src/test-vectors.ts"]);
+export default nodeLibrary(["src/index.ts", "src/schemas.ts", "src/endpoints.ts", "src/crypto.ts", "src/test-vectors.ts"]);

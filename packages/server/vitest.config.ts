@@ -36,21 +36,44 @@ export default defineConfig(async () => {
     test: {
       testTimeout: 30_000,
       hookTimeout: 60_000,
+      // Two files at a time (vitest's default on two cores is one): most of this suite waits on child
+      // processes, Anvil, Chromium and sockets, not on the CPU. Every file has its own database (an in-memory
+      // PGlite or a fresh PostgreSQL schema), ports and chain, so files do not share state.
+      maxWorkers: 2,
       projects: [
-        { test: { name: "unit", include: ["test/unit/**/*.test.ts"] } },
+        // The CLI tests spawn slotgate-server several times per test: 60 s under a loaded CI machine.
+        { test: { name: "unit", include: ["test/unit/**/*.test.{ts,tsx}"], testTimeout: 60_000 } },
         // `slotgate-server` as child processes on the embedded defaults (database and development chain).
         { test: { name: "e2e", include: ["test/e2e/**/*.test.ts"], testTimeout: 180_000, hookTimeout: 240_000 } },
         // Real headless Chromium (Debian's /usr/bin/chromium, or SLOTGATE_CHROMIUM) on PGlite.
         { test: { name: "browser", include: ["test/browser/**/*.test.ts"], env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 60_000, hookTimeout: 60_000 } },
-        { test: { name: "pglite", include: integration, env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 30_000, hookTimeout: 60_000 } },
+        // 90 s: the tests that start Anvil and deploy the contracts take 10-20 s alone, and up to 30 s beside another
+        // file on a loaded two-core machine.
+        { test: { name: "pglite", include: integration, env: { SLOTGATE_TEST_DB: "pglite" }, testTimeout: 90_000, hookTimeout: 90_000 } },
         ...(problem
           ? []
           : [
-              { test: { name: "postgres", include: integration, env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url }, testTimeout: 30_000, hookTimeout: 60_000 } },
+              {
+                test: {
+                  name: "postgres",
+                  include: integration,
+                  env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url },
+                  testTimeout: 90_000,
+                  hookTimeout: 90_000,
+                },
+              },
               // Three slotgate-server processes on one PostgreSQL schema against one Anvil node, with a killed
               // instance and a paused chain (issue 14's fault test); the listing lock's property test (two
               // instances on one PostgreSQL schema, 10,000 cases with CI=true).
-              { test: { name: "fault", include: ["test/fault/**/*.test.ts"], env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url }, testTimeout: 300_000, hookTimeout: 600_000 } },
+              {
+                test: {
+                  name: "fault",
+                  include: ["test/fault/**/*.test.ts"],
+                  env: { SLOTGATE_TEST_DB: "postgres", SLOTGATE_TEST_PG_URL: url },
+                  testTimeout: 300_000,
+                  hookTimeout: 600_000,
+                },
+              },
             ]),
       ],
     },

@@ -33,8 +33,15 @@ function slotgateLoginPath(): string {
 async function clientId(): Promise<string> {
   const fromEnv = process.env["SLOTGATE_CLIENT_ID"];
   if (fromEnv) return fromEnv;
-  const credentials = { email: process.env["SLOTGATE_DEV_EMAIL"] ?? "demo@slotgate.dev", password: process.env["SLOTGATE_DEV_PASSWORD"] ?? "slotgate-demo-password" };
-  const login = await fetch(`${slotgateUrl}/v1/dev-user/login_devuser`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credentials) });
+  const credentials = {
+    email: process.env["SLOTGATE_DEV_EMAIL"] ?? "demo@slotgate.dev",
+    password: process.env["SLOTGATE_DEV_PASSWORD"] ?? "slotgate-demo-password",
+  };
+  const login = await fetch(`${slotgateUrl}/v1/dev-user/login_devuser`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(credentials),
+  });
   const { token } = (await login.json()) as { token?: string };
   if (!token) throw new Error("set SLOTGATE_CLIENT_ID (the demo developer could not sign in)");
   const list = await fetch(`${slotgateUrl}/v1/dev-user/clients`, { headers: { authorization: `Bearer ${token}` } });
@@ -60,7 +67,16 @@ function runSlotgateLogin(args: string[]): Promise<LoginLine> {
 try {
   const id = await clientId();
   process.stderr.write(`Opening the system browser to sign in at ${slotgateUrl} (client ${id}) …\n`);
-  const result = await runSlotgateLogin(["--client-id", id, "--redirect-uri", redirectUri, "--slotgate-url", slotgateUrl, "--timeout-ms", process.env["LOGIN_TIMEOUT_MS"] ?? "120000"]);
+  const result = await runSlotgateLogin([
+    "--client-id",
+    id,
+    "--redirect-uri",
+    redirectUri,
+    "--slotgate-url",
+    slotgateUrl,
+    "--timeout-ms",
+    process.env["LOGIN_TIMEOUT_MS"] ?? "120000",
+  ]);
   if (!result.Success || !result.Jwt) {
     process.stdout.write(`${JSON.stringify({ signed_in: false, error: result.ErrorCode, message: result.ErrorMessage })}\n`);
     process.exitCode = 1;

@@ -12,7 +12,12 @@ if (process.env.FAKE_DECISION === "deny") {
   const cookie = page.headers.get("set-cookie")?.split(";")[0];
   if (!csrf || !cookie) throw new Error(`authorize page without its form (HTTP ${page.status})`);
   const form = new URLSearchParams({ ...params, csrf_token: csrf, decision: "deny" });
-  res = await fetch(new URL("/oauth/authorize", url), { method: "POST", redirect: "manual", headers: { "content-type": "application/x-www-form-urlencoded", cookie }, body: form });
+  res = await fetch(new URL("/oauth/authorize", url), {
+    method: "POST",
+    redirect: "manual",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+    body: form,
+  });
 } else {
   const { client_id, redirect_uri, state, response_type: _code, ...extra } = params;
   const player = { client_id, redirect_uri, state, extra, email: `desktop-${Date.now()}@example.com`, password: "desktop-player-password" };

@@ -5,14 +5,17 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomBytes } from "node:crypto";
 import { ContentTokenClient, SlotgateBackend, SlotgateBackendError, encryptWithSpendKey } from "@slotgate/backend-sdk";
-import { DEV_ROUTES, devCall } from "./dev-operator.js";
+import { devCall } from "./dev-operator.js";
 import { registerGameClient } from "./onboarding.js";
 import { signUpTestPlayer } from "./test-player.js";
 
 const base = (process.env["SLOTGATE_URL"] ?? "http://127.0.0.1:8080").replace(/\/+$/, "");
 // The service's data directory: its development mailbox has the test player's sign-up code (no SMTP_URL).
 const dataDir = process.env["SLOTGATE_DATA_DIR"] ?? new URL("../../../packages/server/.slotgate-data", import.meta.url).pathname;
-const developer = { email: process.env["SLOTGATE_DEV_EMAIL"] ?? "demo@slotgate.dev", password: process.env["SLOTGATE_DEV_PASSWORD"] ?? "slotgate-demo-password" };
+const developer = {
+  email: process.env["SLOTGATE_DEV_EMAIL"] ?? "demo@slotgate.dev",
+  password: process.env["SLOTGATE_DEV_PASSWORD"] ?? "slotgate-demo-password",
+};
 const cuid = process.env["CUID"] ?? `example-game-${randomBytes(4).toString("hex")}`;
 
 function log(step: string, value: unknown): void {
@@ -51,10 +54,14 @@ try {
   if (!provider.aes_key || !provider.aes_iv) throw new Error("no AES key in the first provider registration");
   const spendKey = { key: provider.aes_key, iv: provider.aes_iv };
   const probe = await tokens.testEncryption("hello slotgate");
-  log("3. provider registered", { cuid, tx_hash: provider.tx_hash, local_encryption_matches_service: probe.encrypted_string === encryptWithSpendKey("hello slotgate", spendKey) });
+  log("3. provider registered", {
+    cuid,
+    tx_hash: provider.tx_hash,
+    local_encryption_matches_service: probe.encrypted_string === encryptWithSpendKey("hello slotgate", spendKey),
+  });
 
   // 4. Purchase: the slot needs XOTN and the player's consent for this cuid; on the embedded chain the dev faucet provides both.
-  const fund = await devCall(base, client, DEV_ROUTES.fundSlot, { user_id: slot.id, xotn: "1000", cuid });
+  const fund = await devCall(base, client, { name: "devFundSlot", input: { user_id: slot.id, xotn: "1000", cuid } });
   if (fund) log("   dev faucet", fund);
   log("4. purchase", await tokens.buy({ user_dbkey: slot.id, amount: "1000", cuid }));
 
@@ -65,7 +72,7 @@ try {
   log("6. balance", await tokens.balance(slot.content_address, { cuid }));
 
   // 7. Release: settles release_per % of the platform fee on the newly used tokens; the operator enables it per cuid.
-  const enabled = await devCall(base, client, DEV_ROUTES.enableRelease, { cuid });
+  const enabled = await devCall(base, client, { name: "devEnableRelease", input: { cuid } });
   if (enabled) log("   enable release", enabled);
   log("7. release", await tokens.release({ cuid, slot: slot.content_address }));
   const logout = await slotgate.statusLogout({ accessToken: slot.access_token, userId: slot.id });

@@ -1,13 +1,6 @@
-/** Public developer API of the Slotgate service (spec 4.1): what a provider does once, before going live. */
+import { SlotgateApi, isSlotgateBackendError } from "@slotgate/backend-sdk";
 
-async function post(base: string, path: string, body: unknown, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(base + path, {
-    method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
-}
+/** Public developer API of the Slotgate service (spec 4.1): what a provider does once, before going live. */
 
 /** A registered client application; the secret is shown once, at registration. */
 export interface RegisteredClient {
@@ -17,7 +10,8 @@ export interface RegisteredClient {
 
 /**
  * Signs in as a developer (signing up when the account does not exist) and registers a blockchain
- * client application for this game backend with the given redirect URIs.
+ * client application for this game backend with the given redirect URIs, through the backend SDK's
+ * `SlotgateApi` (rows `devUserLogin`, `devUserSignup`, `registerClient` of the endpoint table).
  *
  * @example
  * ```ts
@@ -25,16 +19,24 @@ export interface RegisteredClient {
  * ```
  */
 export async function registerGameClient(base: string, developer: { email: string; password: string }, redirectUris: string[]): Promise<RegisteredClient> {
-  let login = await post(base, "/v1/dev-user/login_devuser", developer);
-  if (login.status === 401) login = await post(base, "/v1/dev-user/signup", developer);
-  const token = login.body["token"];
-  if (typeof token !== "string") throw new Error(`developer sign-in failed: ${String(login.body["error"] ?? login.status)}`);
-  const r = await post(
-    base,
-    "/v1/dev-user/clients",
-    { name: "Example game backend", redirect_uris: redirectUris, download_url: "https://game.example/download", web_url: "https://game.example/", platform: "game", blockchain: true },
-    token,
+  const api = new SlotgateApi({ authServerUrl: base });
+  const session = await api.call("devUserLogin", developer, null).catch((error: unknown) => {
+    if (isSlotgateBackendError(error, "service_error") && error.serviceStatus === 401) return api.call("devUserSignup", developer, null);
+    throw error;
+  });
+  const registered = await api.call(
+    "registerClient",
+    {
+      name: "Example game backend",
+      redirect_uris: redirectUris,
+      download_url: "https://game.example/download",
+      web_url: "https://game.example/",
+      platform: "game",
+      blockchain: true,
+    },
+    { bearer: session.token },
   );
-  if (r.status !== 201) throw new Error(`client registration failed: ${String(r.body["error"] ?? r.status)} ${String(r.body["message"] ?? "")}`);
-  return { client_id: String(r.body["client_id"]), client_secret: String(r.body["client_secret"]) };
+  // A confidential client (the default registration) answers its secret; a public native client would have none.
+  if (!("client_secret" in registered)) throw new Error("Slotgate registered a public client; the game backend needs a confidential one");
+  return { client_id: registered.client_id, client_secret: registered.client_secret };
 }

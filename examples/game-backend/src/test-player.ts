@@ -13,7 +13,13 @@ import { signUpPlayer } from "@slotgate/server/testing";
  */
 export async function signUpTestPlayer(base: string, dataDir: string, clientId: string, loopbackUri: string): Promise<{ jwt: string; email: string }> {
   const email = `player-${Date.now().toString(36)}@example.com`;
-  const res = await signUpPlayer(base, dataDir, { client_id: clientId, redirect_uri: loopbackUri, state: "example", email, password: "example-player-password" });
+  const res = await signUpPlayer(base, dataDir, {
+    client_id: clientId,
+    redirect_uri: loopbackUri,
+    state: "example",
+    email,
+    password: "example-player-password",
+  });
   const location = res.headers.get("location");
   const jwt = location ? new URL(location).searchParams.get("jwt") : null;
   if (!jwt) throw new Error(`sign-up did not redirect with a JWT (HTTP ${res.status})`);

@@ -16,7 +16,9 @@ it("onboards as a provider, turns a player's JWT into slot info, then buys, spen
   expect(r.stdout).toMatch(/== 2\. slot info \(getSlotInfo\)\n\{\n\s+"user_id": "\d+",\n\s+"content_address": "0x[0-9a-fA-F]{40}"/);
   expect(r.stdout).toContain('"status": "logged_in"');
   expect(r.stdout, r.stdout).toContain('"local_encryption_matches_service": true');
-  expect(r.stdout).toMatch(/== 4\. purchase\n\{[^}]*"token_amount": "1000",\n\s+"xotn_paid": "1000",\n\s+"platform_fee": "150",\n\s+"provider_received": "850"/);
+  expect(r.stdout).toMatch(
+    /== 4\. purchase\n\{[^}]*"token_amount": "1000",\n\s+"xotn_paid": "1000",\n\s+"platform_fee": "150",\n\s+"provider_received": "850"/,
+  );
   expect(r.stdout).toMatch(/== 5\. encrypted spend\n\{[^}]*"amount": "250",\n\s+"balance": "750",\n\s+"used_balances": "250"/);
   expect(r.stdout).toMatch(/== 6\. balance\n\{[^}]*"balance": "750",\n\s+"used_balances": "250"/);
   expect(r.stdout).toMatch(/== 7\. release\n\{[^}]*"released_amount": "18"/); // floor(250 used * 15 % fee * 50 %)

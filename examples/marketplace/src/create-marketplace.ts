@@ -79,13 +79,27 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
   });
   // Both take their bodies as they come: before any JSON parser.
   app.all(CALLBACK_PATH, slotgate.handleCallback);
-  app.post(WEBHOOK_PATH, ...loginStatusWebhook({ db, secret: config.marketplaceSecret, games: config.games, toleranceSeconds: config.webhookToleranceSeconds, ...(options.now ? { now: options.now } : {}) }));
+  app.post(
+    WEBHOOK_PATH,
+    ...loginStatusWebhook({
+      db,
+      secret: config.marketplaceSecret,
+      games: config.games,
+      toleranceSeconds: config.webhookToleranceSeconds,
+      ...(options.now ? { now: options.now } : {}),
+    }),
+  );
 
   app.get("/healthz", (_req, res) => {
     res.json({ ok: true });
   });
   app.get("/api/config", (_req, res) => {
-    res.json({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.publicUrl + POPUP_REDIRECT_PATH, games: [...config.games.keys()] });
+    res.json({
+      slotgateUrl: config.slotgateUrl,
+      clientId: config.clientId,
+      redirectUri: config.publicUrl + POPUP_REDIRECT_PATH,
+      games: [...config.games.keys()],
+    });
   });
   // State changes take JSON only: a cross-site form cannot send it without a preflight (with the SameSite cookie: no CSRF).
   app.use("/api", (req, _res, next) => {

@@ -13,7 +13,9 @@ try {
 const market = await createMarketplace(config);
 for (const warning of market.warnings) process.stderr.write(`warning: development default in use: ${warning}\n`);
 const server = market.app.listen(config.port, config.host, () => {
-  process.stderr.write(`Slotgate reference marketplace on ${config.publicUrl} (service ${config.slotgateUrl}, webhooks at ${config.publicUrl}/webhooks/slotgate)\n`);
+  process.stderr.write(
+    `Slotgate reference marketplace on ${config.publicUrl} (service ${config.slotgateUrl}, webhooks at ${config.publicUrl}/webhooks/slotgate)\n`,
+  );
 });
 
 function stop(): void {

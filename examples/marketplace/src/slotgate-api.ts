@@ -1,16 +1,14 @@
 // Every call this marketplace makes to the Slotgate HTTP API, in one place (the sign-in itself goes through
 // @slotgate/backend-sdk's getSlotInfo). The slot reads go through the backend SDK (`SlotgateBackend.listSlots` and
 // `slot`); the calls it has no method for (listing_allowed, PIN registration, exchange_token_owner, the chain write
-// lookup) are made here with the protocol's PATHS and types.
-import { SlotgateBackendError, type SlotgateBackend } from "@slotgate/backend-sdk";
+// lookup) go through the SDK's `SlotgateApi`, typed by the endpoint table.
+import { SlotgateApi as Api, type SlotgateBackend, SlotgateBackendError, isSlotgateBackendError } from "@slotgate/backend-sdk";
 import {
   type ChainWriteResponse,
-  type ErrorBody,
   type ExchangeTokenOwnerRequest,
   type ExchangeTokenOwnerResponse,
   PATHS,
   type PendingWriteResponse,
-  type PinRegisterResponse,
   type PinWalletData,
   type SlotView,
 } from "@slotgate/protocol";
@@ -32,11 +30,9 @@ export interface SlotgateApiOptions {
   backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   /** Per-request time limit. @default 15000 */
   timeoutMs?: number;
-  /** `fetch` of the calls made here (not the SDK's: that one is the backend's own option). @default globalThis.fetch */
+  /** `fetch` of the `SlotgateApi` calls made here (not the SDK's slot reads: that one is the backend's own option). @default globalThis.fetch */
   fetch?: typeof fetch;
 }
-
-type Answer = { status: number; body: Record<string, unknown> };
 
 /**
  * The Slotgate HTTP API as the marketplace uses it. Failures are {@link MarketError}s carrying the
@@ -51,18 +47,16 @@ type Answer = { status: number; body: Record<string, unknown> };
  * ```
  */
 export class SlotgateApi {
-  readonly #base: string;
+  readonly #api: Api;
   readonly #secret: string;
   readonly #backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   readonly #timeoutMs: number;
-  readonly #fetch: typeof fetch;
 
   constructor(options: SlotgateApiOptions) {
-    this.#base = options.slotgateUrl.replace(/\/+$/, "");
+    this.#api = new Api({ authServerUrl: options.slotgateUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.#secret = options.marketplaceSecret;
     this.#backend = options.backend;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
-    this.#fetch = options.fetch ?? globalThis.fetch;
   }
 
   /**
@@ -100,9 +94,10 @@ export class SlotgateApi {
    * ```
    */
   async listingAllowed(userId: string, clientId: string): Promise<ListingAllowed> {
-    const query = `?user_id=${encodeURIComponent(userId)}&client_id=${encodeURIComponent(clientId)}`;
-    const { body } = await this.#ok("GET", PATHS.listingAllowed + query, { bearer: this.#secret });
-    return { status: body["status"] === "logged_in" ? "logged_in" : "logged_out", listing_allowed: body["listing_allowed"] === true };
+    const answer = await this.#sdk(`GET ${PATHS.listingAllowed}`, (signal) =>
+      this.#api.call("listingAllowed", { user_id: userId, client_id: clientId }, { bearer: this.#secret }, { signal }),
+    );
+    return { status: answer.status, listing_allowed: answer.listing_allowed };
   }
 
   /**
@@ -115,12 +110,11 @@ export class SlotgateApi {
    * ```
    */
   async registerPin(args: { accessToken: string; userUuid: number; pinHash: string; pinSalt: string }): Promise<PinWalletData> {
-    const { body } = await this.#ok("POST", PATHS.pinRegister, {
-      bearer: args.accessToken,
-      json: { user_uuid: args.userUuid, pin_hash: args.pinHash, pin_salt: args.pinSalt },
-    });
-    const wallet = (body as unknown as PinRegisterResponse).data?.[0];
-    if (!wallet || typeof wallet.key_share_user !== "string") throw new MarketError("service_answer_invalid", 502, "The service's PIN registration answered no key share.");
+    const answer = await this.#sdk(`POST ${PATHS.pinRegister}`, (signal) =>
+      this.#api.call("pinRegister", { user_uuid: args.userUuid, pin_hash: args.pinHash, pin_salt: args.pinSalt }, { bearer: args.accessToken }, { signal }),
+    );
+    const wallet = answer.data[0];
+    if (!wallet) throw new MarketError("service_answer_invalid", 502, "The service's PIN registration answered no key share.");
     return wallet;
   }
 
@@ -138,8 +132,20 @@ export class SlotgateApi {
     request: ExchangeTokenOwnerRequest;
     idempotencyKey: string;
   }): Promise<ExchangeTokenOwnerResponse | PendingWriteResponse> {
-    const { body } = await this.#ok("POST", PATHS.exchangeTokenOwner, { bearer: args.accessToken, json: args.request, idempotencyKey: args.idempotencyKey });
-    return body as unknown as ExchangeTokenOwnerResponse | PendingWriteResponse;
+    try {
+      // Sent once and not followed: a pending sale is the marketplace's to look up (sales.ts keeps its write id).
+      return await this.#sdk(`POST ${PATHS.exchangeTokenOwner}`, (signal) =>
+        this.#api.call(
+          "exchangeTokenOwner",
+          args.request,
+          { bearer: args.accessToken },
+          { idempotencyKey: args.idempotencyKey, signal, retry: false, pendingTimeoutMs: 0 },
+        ),
+      );
+    } catch (error) {
+      if (isSlotgateBackendError(error, "write_pending") && error.writeId !== undefined) return { success: true, status: "pending", write_id: error.writeId };
+      throw error;
+    }
   }
 
   /**
@@ -152,50 +158,26 @@ export class SlotgateApi {
    * ```
    */
   async chainWrite(args: { accessToken: string; writeId: string }): Promise<ChainWriteResponse> {
-    const path = PATHS.chainWrite.replace(":write_id", encodeURIComponent(args.writeId));
-    return (await this.#ok("GET", path, { bearer: args.accessToken })).body as unknown as ChainWriteResponse;
+    return this.#sdk(`GET ${PATHS.chainWrite}`, (signal) => this.#api.call("chainWrite", { write_id: args.writeId }, { bearer: args.accessToken }, { signal }));
   }
 
   /**
-   * Runs one backend-SDK call under this module's time limit and turns its {@link SlotgateBackendError} into the
-   * same {@link MarketError} a call made here gives: the service's code, status and message as the SDK reports them.
+   * Runs one backend-SDK call under this module's time limit and turns its {@link SlotgateBackendError} into a
+   * {@link MarketError}: the service's code, status and own message as the SDK reports them.
    */
   async #sdk<T>(what: string, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     try {
       return await call(AbortSignal.timeout(this.#timeoutMs));
     } catch (error) {
       if (!(error instanceof SlotgateBackendError)) throw error;
-      if (error.code === "network_error" || error.code === "aborted") throw new MarketError("service_unreachable", 502, `The Slotgate service did not answer ${what}.`);
-      if (error.code === "invalid_response") throw new MarketError("service_answer_invalid", 502, `The Slotgate service's answer to ${what} is not a slot answer.`);
+      if (error.code === "network_error" || error.code === "aborted")
+        throw new MarketError("service_unreachable", 502, `The Slotgate service did not answer ${what}.`);
+      if (error.code === "invalid_response")
+        throw new MarketError("service_answer_invalid", 502, `The Slotgate service's answer to ${what} is not the documented answer.`);
       if (error.code !== "service_error") throw error;
       const status = error.serviceStatus ?? 502;
       const code = error.error ?? `http_${status}`;
-      throw new MarketError(code, status >= 500 ? 502 : status, error.message, code);
+      throw new MarketError(code, status >= 500 ? 502 : status, error.serviceMessage ?? `The service answered HTTP ${status}.`, code);
     }
-  }
-
-  async #ok(method: "GET" | "POST", path: string, init: { bearer?: string; json?: unknown; idempotencyKey?: string }): Promise<Answer> {
-    let res: Response;
-    try {
-      res = await this.#fetch(this.#base + path, {
-        method,
-        headers: {
-          accept: "application/json",
-          ...(init.bearer ? { authorization: `Bearer ${init.bearer}` } : {}),
-          ...(init.json === undefined ? {} : { "content-type": "application/json" }),
-          ...(init.idempotencyKey ? { "idempotency-key": init.idempotencyKey } : {}),
-        },
-        ...(init.json === undefined ? {} : { body: JSON.stringify(init.json) }),
-        signal: AbortSignal.timeout(this.#timeoutMs),
-      });
-    } catch {
-      throw new MarketError("service_unreachable", 502, `The Slotgate service did not answer ${method} ${path.split("?")[0]}.`);
-    }
-    const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-    if (res.ok) return { status: res.status, body };
-    const error = body as Partial<ErrorBody>;
-    const code = typeof error.error === "string" ? error.error : `http_${res.status}`;
-    const message = typeof error.message === "string" ? error.message : `The service answered HTTP ${res.status}.`;
-    throw new MarketError(code, res.status >= 500 ? 502 : res.status, message, code);
   }
 }

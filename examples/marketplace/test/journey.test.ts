@@ -51,21 +51,43 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (value: T) => 
 }
 
 const statusRow = (user: string) =>
-  market.db.query<{ status: string; event_id: string | null; event_time: Date }>("SELECT status, event_id, event_time FROM mk_seller_status WHERE user_id = $1 AND client_id = $2", [user, gameClientId]).then((r) => r[0] ?? null);
+  market.db
+    .query<{ status: string; event_id: string | null; event_time: Date }>(
+      "SELECT status, event_id, event_time FROM mk_seller_status WHERE user_id = $1 AND client_id = $2",
+      [user, gameClientId],
+    )
+    .then((r) => r[0] ?? null);
 const listingState = (id: string) => market.db.query<{ state: string }>("SELECT state FROM mk_listings WHERE id = $1", [id]).then((r) => r[0]?.state);
-const attemptState = (listingId: string) => market.db.query<{ exchange_state: string | null }>("SELECT exchange_state FROM mk_sales WHERE listing_id = $1 ORDER BY id DESC LIMIT 1", [listingId]).then((r) => r[0]?.exchange_state ?? null);
+const attemptState = (listingId: string) =>
+  market.db
+    .query<{ exchange_state: string | null }>("SELECT exchange_state FROM mk_sales WHERE listing_id = $1 ORDER BY id DESC LIMIT 1", [listingId])
+    .then((r) => r[0]?.exchange_state ?? null);
 const chainSlot = async (metaIdx = 0) => (await game.slotgate.slot(CUID, metaIdx)).slot;
 
 /** The player logs in to (or out of) the game at the service (the game's JWT), and the marketplace's webhook view follows. */
 async function setGameStatus(who: "seller" | "buyer", status: "login" | "logout"): Promise<void> {
   const before = await statusRow(players[who].id);
-  const res = await post(`/v1/oauth/status/${status}`, { user_id: players[who].id, client_id: gameClientId }, { authorization: `Bearer ${players[who].gameJwt}` });
+  const res = await post(
+    `/v1/oauth/status/${status}`,
+    { user_id: players[who].id, client_id: gameClientId },
+    { authorization: `Bearer ${players[who].gameJwt}` },
+  );
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  await until(`the ${status} webhook of the ${who}`, () => statusRow(players[who].id), (row) => row?.status === (status === "login" ? "logged_in" : "logged_out") && row.event_id !== before?.event_id);
+  await until(
+    `the ${status} webhook of the ${who}`,
+    () => statusRow(players[who].id),
+    (row) => row?.status === (status === "login" ? "logged_in" : "logged_out") && row.event_id !== before?.event_id,
+  );
 }
 
 async function signUp(clientId: string, email: string): Promise<string> {
-  const res = await signUpPlayer(service.url, service.dataDir, { client_id: clientId, redirect_uri: loopback, state: `s-${randomBytes(4).toString("hex")}`, email, password: PASSWORD });
+  const res = await signUpPlayer(service.url, service.dataDir, {
+    client_id: clientId,
+    redirect_uri: loopback,
+    state: `s-${randomBytes(4).toString("hex")}`,
+    email,
+    password: PASSWORD,
+  });
   expect(res.status).toBe(302);
   return new URL(res.headers.get("location")!).searchParams.get("jwt")!;
 }
@@ -86,7 +108,13 @@ beforeAll(async () => {
   const marketOrigin = `http://127.0.0.1:${marketPort}`;
   service = await startReferenceServer({
     chain: "anvil",
-    env: { LOG_LEVEL: "silent", MARKETPLACE_URL: `${marketOrigin}/webhooks/slotgate`, MARKETPLACE_SECRET, OUTBOX_POLL_MS: "50", MARKETPLACE_RETRY_BASE_MS: "50" },
+    env: {
+      LOG_LEVEL: "silent",
+      MARKETPLACE_URL: `${marketOrigin}/webhooks/slotgate`,
+      MARKETPLACE_SECRET,
+      OUTBOX_POLL_MS: "50",
+      MARKETPLACE_RETRY_BASE_MS: "50",
+    },
   });
   loopback = `http://127.0.0.1:${await freeLoopbackPort()}/callback`;
   const dev = await post("/v1/dev-user/signup", { email: `dev-${randomBytes(4).toString("hex")}@example.test`, password: "dev-password-123" });
@@ -98,10 +126,20 @@ beforeAll(async () => {
   spendKey = { key: provider.aes_key!, iv: provider.aes_iv! };
   game = await startGameBackend({ port: gamePort, authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
   // The marketplace: its own client (a blockchain client without a cuid: signing in gives a player a wallet, no slot).
-  const marketClient = await registerClient(String(dev.body["token"]), "Marketplace", [`${marketOrigin}/slotgate-callback.html`, `${marketOrigin}/api/slotgate/callback`, loopback]);
+  const marketClient = await registerClient(String(dev.body["token"]), "Marketplace", [
+    `${marketOrigin}/slotgate-callback.html`,
+    `${marketOrigin}/api/slotgate/callback`,
+    loopback,
+  ]);
   market = await startMarketplace({
     port: marketPort,
-    env: { SLOTGATE_URL: service.url, SLOTGATE_CLIENT_ID: marketClient.client_id, SLOTGATE_CLIENT_SECRET: marketClient.client_secret, GAME_CLIENT_ID: gameClient.client_id, GAME_CUID: CUID },
+    env: {
+      SLOTGATE_URL: service.url,
+      SLOTGATE_CLIENT_ID: marketClient.client_id,
+      SLOTGATE_CLIENT_SECRET: marketClient.client_secret,
+      GAME_CLIENT_ID: gameClient.client_id,
+      GAME_CUID: CUID,
+    },
   });
 
   // The seller plays the game first (the game's code exchange opens the seller's first slot), then comes to the marketplace.
@@ -112,20 +150,37 @@ beforeAll(async () => {
   expect(sellerInfo).toMatchObject({ tr_cnt: 0, content_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
   // The buyer only ever signed up at the marketplace: a wallet, no slot of the game.
   const buyerEmail = `buyer-${randomBytes(4).toString("hex")}@example.test`;
-  const marketJwts = { seller: await signInPlayer(service.url, service.dataDir, { client_id: marketClient.client_id, redirect_uri: loopback, email: sellerEmail, password: PASSWORD }), buyer: await signUp(marketClient.client_id, buyerEmail) };
+  const marketJwts = {
+    seller: await signInPlayer(service.url, service.dataDir, {
+      client_id: marketClient.client_id,
+      redirect_uri: loopback,
+      email: sellerEmail,
+      password: PASSWORD,
+    }),
+    buyer: await signUp(marketClient.client_id, buyerEmail),
+  };
   for (const who of ["seller", "buyer"] as const) {
     const browser = browserSession(market.origin);
     const session = await browser.call("POST", "/api/session", { jwt: marketJwts[who] });
     expect(session.status, JSON.stringify(session.body)).toBe(200);
-    players[who] = { email: who === "seller" ? sellerEmail : buyerEmail, id: String((session.body["user"] as { user_id: string }).user_id), gameJwt: "", browser };
+    players[who] = {
+      email: who === "seller" ? sellerEmail : buyerEmail,
+      id: String((session.body["user"] as { user_id: string }).user_id),
+      gameJwt: "",
+      browser,
+    };
   }
   expect(players.seller.id).toBe(sellerInfo.id);
   players.seller.gameJwt = sellerGameJwt;
 
   // The game sells the seller content tokens and the seller spends some, so the slot's figures are not zero.
-  const fund = await post("/v1/dev/fund_slot", { client_id: gameClient.client_id, user_id: players.seller.id, xotn: "5000", cuid: CUID }, {
-    authorization: `Basic ${Buffer.from(`${gameClient.client_id}:${gameClient.client_secret}`).toString("base64")}`,
-  });
+  const fund = await post(
+    "/v1/dev/fund_slot",
+    { client_id: gameClient.client_id, user_id: players.seller.id, xotn: "5000", cuid: CUID },
+    {
+      authorization: `Basic ${Buffer.from(`${gameClient.client_id}:${gameClient.client_secret}`).toString("base64")}`,
+    },
+  );
   expect(fund.status, JSON.stringify(fund.body)).toBe(200);
   await tokens.buy({ user_dbkey: players.seller.id, amount: "1000", cuid: CUID });
   await tokens.increaseUsed({ user_dbkey: players.seller.id, amount: "250", cuid: CUID }, spendKey);
@@ -159,8 +214,20 @@ describe("listing a slot", () => {
   it("is refused when the own view says logged_out but the service's live listing_allowed does not", async () => {
     // A logged_out newer than the real logged_in, signed with the secret: the own view now says logged_out; the service still says logged_in.
     const row = (await statusRow(players.seller.id))!;
-    const forged = JSON.stringify({ id: "forged-1", type: "login_status.changed", user_id: players.seller.id, client_id: gameClientId, status: "logged_out", transfer_enabled: true, timestamp: new Date(row.event_time.getTime() + 1).toISOString() });
-    const delivered = await fetch(`${market.origin}/webhooks/slotgate`, { method: "POST", headers: { "content-type": "application/json", "slotgate-signature": signWebhook(MARKETPLACE_SECRET, forged, Math.floor(Date.now() / 1000)) }, body: forged });
+    const forged = JSON.stringify({
+      id: "forged-1",
+      type: "login_status.changed",
+      user_id: players.seller.id,
+      client_id: gameClientId,
+      status: "logged_out",
+      transfer_enabled: true,
+      timestamp: new Date(row.event_time.getTime() + 1).toISOString(),
+    });
+    const delivered = await fetch(`${market.origin}/webhooks/slotgate`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "slotgate-signature": signWebhook(MARKETPLACE_SECRET, forged, Math.floor(Date.now() / 1000)) },
+      body: forged,
+    });
     expect(await delivered.json()).toMatchObject({ outcome: "applied" });
     const refused = await list("seller");
     expect(refused.status).toBe(409);
@@ -180,7 +247,10 @@ describe("listing a slot", () => {
   it("is withdrawn when the seller logs in to the game again", async () => {
     const [listing] = await market.db.query<{ id: string }>("SELECT id::text AS id FROM mk_listings WHERE state = 'listed'");
     await setGameStatus("seller", "login");
-    expect((await market.db.query("SELECT state, withdrawn_reason FROM mk_listings WHERE id = $1", [listing!.id]))[0]).toEqual({ state: "withdrawn", withdrawn_reason: "seller_logged_in" });
+    expect((await market.db.query("SELECT state, withdrawn_reason FROM mk_listings WHERE id = $1", [listing!.id]))[0]).toEqual({
+      state: "withdrawn",
+      withdrawn_reason: "seller_logged_in",
+    });
     await setGameStatus("seller", "logout");
     expect((await list("seller")).status).toBe(201);
   });
@@ -209,7 +279,9 @@ describe("selling a slot on the chain", () => {
     expect(res.body).toMatchObject({ pin_registered: true });
     sellerWallet = String(res.body["wallet_address"]);
     expect(sellerWallet.toLowerCase()).toBe(beforeSale.owner.toLowerCase());
-    const [row] = await market.db.query<{ sealed_key_share: string }>("SELECT sealed_key_share FROM mk_seller_credentials WHERE user_id = $1", [players.seller.id]);
+    const [row] = await market.db.query<{ sealed_key_share: string }>("SELECT sealed_key_share FROM mk_seller_credentials WHERE user_id = $1", [
+      players.seller.id,
+    ]);
     expect(row!.sealed_key_share).not.toMatch(/^[0-9a-f]{64}$/);
     expect((await players.seller.browser.call("GET", "/api/session")).body).toMatchObject({ pin_registered: true, pin_salt: pinSalt });
   });
@@ -231,7 +303,10 @@ describe("selling a slot on the chain", () => {
     const onChain = await chainSlot();
     expect(onChain).toMatchObject({ slot: beforeSale.slot, owner_user_id: players.buyer.id, tr_cnt: 1, state: "active", registered: true });
     expect(onChain.owner.toLowerCase()).not.toBe(sellerWallet.toLowerCase());
-    expect(res.body).toMatchObject({ sale: { state: "sold", new_owner: onChain.owner, tr_cnt: 1, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) }, slot: onChain });
+    expect(res.body).toMatchObject({
+      sale: { state: "sold", new_owner: onChain.owner, tr_cnt: 1, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
+      slot: onChain,
+    });
     expect(await listingState(listingId)).toBe("sold");
     expect(await attemptState(listingId), "a fresh exchange state per attempt").not.toBe(refusedState);
     expect(await confirm("seller")).toMatchObject({ status: 409, body: { error: "not_reserved" } });
@@ -241,11 +316,19 @@ describe("selling a slot on the chain", () => {
     expect(await chainSlot()).toMatchObject({ balance: beforeSale.balance, used_balances: beforeSale.used_balances });
     expect((await players.seller.browser.call("GET", "/api/slots")).body).toEqual({ cuid: CUID, slots: [] });
     const buyers = await players.buyer.browser.call("GET", "/api/slots");
-    expect(buyers.body).toMatchObject({ cuid: CUID, slots: [{ meta_idx: 0, slot: beforeSale.slot, balance: beforeSale.balance, used_balances: beforeSale.used_balances, tr_cnt: 1, listing: null }] });
+    expect(buyers.body).toMatchObject({
+      cuid: CUID,
+      slots: [{ meta_idx: 0, slot: beforeSale.slot, balance: beforeSale.balance, used_balances: beforeSale.used_balances, tr_cnt: 1, listing: null }],
+    });
   });
 
   it("the buyer's next login to the game names the bought slot (content_address, tr_cnt 1)", async () => {
-    const jwt = await signInPlayer(service.url, service.dataDir, { client_id: gameClientId, redirect_uri: loopback, email: players.buyer.email, password: PASSWORD });
+    const jwt = await signInPlayer(service.url, service.dataDir, {
+      client_id: gameClientId,
+      redirect_uri: loopback,
+      email: players.buyer.email,
+      password: PASSWORD,
+    });
     const info = await game.slotgate.getSlotInfo(jwt);
     expect(info).toMatchObject({ id: players.buyer.id, content_address: beforeSale.slot, tr_cnt: 1 });
   });

@@ -52,7 +52,13 @@ afterEach(async () => {
 
 function apiWith(answers: Array<{ status: number; body: unknown } | Error>) {
   const { sent, fetch } = recordingFetch(answers);
-  const backend = new SlotgateBackend({ authServerUrl: BASE, clientId: "sg_market", clientSecret: "market-secret", redirectUri: "http://127.0.0.1:3100/api/slotgate/callback", fetch });
+  const backend = new SlotgateBackend({
+    authServerUrl: BASE,
+    clientId: "sg_market",
+    clientSecret: "market-secret",
+    redirectUri: "http://127.0.0.1:3100/api/slotgate/callback",
+    fetch,
+  });
   backends.push(backend);
   return { sent, api: new SlotgateApi({ slotgateUrl: `${BASE}/`, marketplaceSecret: SECRET, backend, fetch }) };
 }
@@ -109,7 +115,11 @@ describe("the calls the SDK has no method for", () => {
   it("listingAllowed authenticates with MARKETPLACE_SECRET and reads the live status", async () => {
     const { api, sent } = apiWith([{ status: 200, body: { success: true, user_id: "7", client_id: "sg_game", status: "logged_in", listing_allowed: false } }]);
     expect(await api.listingAllowed("7", "sg_game")).toEqual({ status: "logged_in", listing_allowed: false });
-    expect(sent[0]).toMatchObject({ method: "GET", url: `${BASE}${PATHS.listingAllowed}?user_id=7&client_id=sg_game`, headers: { authorization: `Bearer ${SECRET}` } });
+    expect(sent[0]).toMatchObject({
+      method: "GET",
+      url: `${BASE}${PATHS.listingAllowed}?user_id=7&client_id=sg_game`,
+      headers: { authorization: `Bearer ${SECRET}` },
+    });
   });
 
   it("registerPin sends the user's uuid, hash and salt; an answer without a key share is service_answer_invalid", async () => {
@@ -120,15 +130,41 @@ describe("the calls the SDK has no method for", () => {
     ]);
     const args = { accessToken: "user-token", userUuid: 7, pinHash: "1".repeat(64), pinSalt: "2".repeat(64) };
     expect(await api.registerPin(args)).toEqual(wallet);
-    expect(sent[0]).toMatchObject({ method: "POST", url: `${BASE}${PATHS.pinRegister}`, headers: { authorization: "Bearer user-token" }, body: { user_uuid: 7, pin_hash: "1".repeat(64), pin_salt: "2".repeat(64) } });
+    expect(sent[0]).toMatchObject({
+      method: "POST",
+      url: `${BASE}${PATHS.pinRegister}`,
+      headers: { authorization: "Bearer user-token" },
+      body: { user_uuid: 7, pin_hash: "1".repeat(64), pin_salt: "2".repeat(64) },
+    });
     expect((await failure(api.registerPin(args))).code).toBe("service_answer_invalid");
   });
 
   it("exchangeTokenOwner sends the Idempotency-Key and passes a 409 logout_required on with the service's code", async () => {
-    const { api, sent } = apiWith([{ status: 409, body: { success: false, error: "logout_required", message: "The seller is logged in at the slot's game." } }]);
-    const request = { state: "s".repeat(24), cu_id: "test-game", from_uuid: "7", to_uuid: "8", meta_idx: 2, pin_hash: "1".repeat(64), pin_salt: "2".repeat(64), key_share_user: "3".repeat(64) };
+    const { api, sent } = apiWith([
+      { status: 409, body: { success: false, error: "logout_required", message: "The seller is logged in at the slot's game." } },
+    ]);
+    const request = {
+      state: "s".repeat(24),
+      cu_id: "test-game",
+      from_uuid: "7",
+      to_uuid: "8",
+      meta_idx: 2,
+      pin_hash: "1".repeat(64),
+      pin_salt: "2".repeat(64),
+      key_share_user: "3".repeat(64),
+    };
     const refused = await failure(api.exchangeTokenOwner({ accessToken: "seller-token", request, idempotencyKey: "marketplace-sale-1-abc" }));
-    expect([refused.code, refused.status, refused.serviceError, refused.message]).toEqual(["logout_required", 409, "logout_required", "The seller is logged in at the slot's game."]);
-    expect(sent[0]).toMatchObject({ method: "POST", url: `${BASE}${PATHS.exchangeTokenOwner}`, headers: { authorization: "Bearer seller-token", "idempotency-key": "marketplace-sale-1-abc" }, body: request });
+    expect([refused.code, refused.status, refused.serviceError, refused.message]).toEqual([
+      "logout_required",
+      409,
+      "logout_required",
+      "The seller is logged in at the slot's game.",
+    ]);
+    expect(sent[0]).toMatchObject({
+      method: "POST",
+      url: `${BASE}${PATHS.exchangeTokenOwner}`,
+      headers: { authorization: "Bearer seller-token", "idempotency-key": "marketplace-sale-1-abc" },
+      body: request,
+    });
   });
 });

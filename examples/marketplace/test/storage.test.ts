@@ -120,7 +120,10 @@ describe("sealed seller credentials", () => {
     expect(await pinSaltOf(db, "7")).toBe("ab".repeat(32));
     expect(await loadCredentials(db, sealer, "8")).toBeNull();
     // Copied onto another user's row, it does not open; nor under another key.
-    await db.query("INSERT INTO mk_seller_credentials (user_id, wallet_address, pin_salt, sealed_key_share) VALUES ('8', '0xdef', $1, $2)", ["cd".repeat(32), row!.sealed_key_share]);
+    await db.query("INSERT INTO mk_seller_credentials (user_id, wallet_address, pin_salt, sealed_key_share) VALUES ('8', '0xdef', $1, $2)", [
+      "cd".repeat(32),
+      row!.sealed_key_share,
+    ]);
     await expect(loadCredentials(db, sealer, "8")).rejects.toThrow();
     await expect(loadCredentials(db, createSealer(randomBytes(32)), "7")).rejects.toThrow();
   });

@@ -41,7 +41,10 @@ async function statusOf(user = "7", client = "sg_game") {
 }
 
 async function list(seller: string, cuid: string, metaIdx: number, state = "listed") {
-  const rows = await market.db.query<{ id: string }>("INSERT INTO mk_listings (cuid, meta_idx, seller_user_id, price, state) VALUES ($1, $2, $3, '100', $4) RETURNING id::text AS id", [cuid, metaIdx, seller, state]);
+  const rows = await market.db.query<{ id: string }>(
+    "INSERT INTO mk_listings (cuid, meta_idx, seller_user_id, price, state) VALUES ($1, $2, $3, '100', $4) RETURNING id::text AS id",
+    [cuid, metaIdx, seller, state],
+  );
   return rows[0]!.id;
 }
 
@@ -61,7 +64,10 @@ beforeEach(async () => {
 
 describe("POST /webhooks/slotgate", () => {
   it("records a correctly signed event as the seller's status", async () => {
-    expect(await deliver(event({ status: "logged_in", at: "2027-01-15T08:00:00.000Z" }))).toEqual({ status: 200, body: { received: true, outcome: "applied", withdrawn: [] } });
+    expect(await deliver(event({ status: "logged_in", at: "2027-01-15T08:00:00.000Z" }))).toEqual({
+      status: 200,
+      body: { received: true, outcome: "applied", withdrawn: [] },
+    });
     expect(await statusOf()).toBe("logged_in");
   });
 
@@ -89,7 +95,10 @@ describe("POST /webhooks/slotgate", () => {
   });
 
   it("refuses a Slotgate-Event-Id header that does not name the body's event", async () => {
-    expect(await deliver(event({ status: "logged_in", at: "2027-01-15T08:00:00.000Z", id: "5" }), { headerId: "6" })).toMatchObject({ status: 400, body: { error: "webhook_payload_invalid" } });
+    expect(await deliver(event({ status: "logged_in", at: "2027-01-15T08:00:00.000Z", id: "5" }), { headerId: "6" })).toMatchObject({
+      status: 400,
+      body: { error: "webhook_payload_invalid" },
+    });
   });
 
   it("answers a duplicate delivery 200 once more and changes nothing (dedupe by event id)", async () => {
@@ -140,7 +149,10 @@ describe("POST /webhooks/slotgate", () => {
     expect((await stateOf(otherSeller))?.state).toBe("listed");
     // A logged_in at another client (not the game's) withdraws nothing.
     const again = await list("7", "test-game", 3);
-    expect((await deliver(event({ status: "logged_in", at: "2027-01-15T12:00:01.000Z", client: "sg_other" }))).body).toMatchObject({ outcome: "applied", withdrawn: [] });
+    expect((await deliver(event({ status: "logged_in", at: "2027-01-15T12:00:01.000Z", client: "sg_other" }))).body).toMatchObject({
+      outcome: "applied",
+      withdrawn: [],
+    });
     expect((await stateOf(again))?.state).toBe("listed");
   });
 });

@@ -8,11 +8,11 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The WebGL plugin (Assets/Plugins/WebGL/SlotgateLogin.jslib) in real headless Chromium, in a page
+ * The WebGL plugin of the package the example installs (com.slotgate.login/Runtime/Plugins/WebGL/SlotgateLogin.jslib) in real headless Chromium, in a page
  * that stands in for a Unity WebGL build: LibraryManager/mergeInto load the plugin as Emscripten would,
  * strings travel through a byte heap (UTF8ToString), and SendMessage records what C# would receive.
  */
-const PLUGIN = readFileSync(join(import.meta.dirname, "../Assets/Plugins/WebGL/SlotgateLogin.jslib"), "utf8");
+const PLUGIN = readFileSync(join(import.meta.dirname, "../../../engines/unity/com.slotgate.login/Runtime/Plugins/WebGL/SlotgateLogin.jslib"), "utf8");
 const SDK = readFileSync(join(dirname(createRequire(import.meta.url).resolve("@slotgate/client-sdk/package.json")), "dist/slotgate.iife.js"), "utf8");
 
 const UNITY_STAND_IN = `
@@ -60,7 +60,11 @@ beforeAll(async () => {
   game = createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
     const [type, body] =
-      path === "/slotgate.iife.js" ? ["text/javascript", SDK] : path === "/SlotgateLogin.jslib" ? ["text/javascript", PLUGIN] : ["text/html", page(path !== "/no-sdk")];
+      path === "/slotgate.iife.js"
+        ? ["text/javascript", SDK]
+        : path === "/SlotgateLogin.jslib"
+          ? ["text/javascript", PLUGIN]
+          : ["text/html", page(path !== "/no-sdk")];
     res.writeHead(200, { "content-type": type });
     res.end(body);
   });
@@ -70,13 +74,38 @@ beforeAll(async () => {
     chain: "off",
     env: { LOG_LEVEL: "warn", RATE_LIMIT: "off", SLOTGATE_SEED_DEMO: "false" },
     before(run) {
-      clientId = String((run(["client", "create", "--name", "Unity WebGL", "--redirect-uri", `${origin}/slotgate-callback.html`, "--download-url", `${origin}/dl`, "--web-url", origin, "--platform", "web"]) as Record<string, unknown>)["client_id"]);
+      clientId = String(
+        (
+          run([
+            "client",
+            "create",
+            "--name",
+            "Unity WebGL",
+            "--redirect-uri",
+            `${origin}/slotgate-callback.html`,
+            "--download-url",
+            `${origin}/dl`,
+            "--web-url",
+            origin,
+            "--platform",
+            "web",
+          ]) as Record<string, unknown>
+        )["client_id"],
+      );
     },
   });
   browser = await chromium.launch({
     executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
 }, 180_000);
 afterAll(async () => {
@@ -93,9 +122,12 @@ async function signIn(decision: "approve" | "deny"): Promise<Sent[]> {
   try {
     const p = await context.newPage();
     await p.goto(`${origin}/game`);
-    await p.evaluate((config) => {
-      (globalThis as unknown as { __config: unknown }).__config = config;
-    }, { ClientId: clientId, RedirectUri: `${origin}/slotgate-callback.html`, SlotgateUrl: server.url });
+    await p.evaluate(
+      (config) => {
+        (globalThis as unknown as { __config: unknown }).__config = config;
+      },
+      { ClientId: clientId, RedirectUri: `${origin}/slotgate-callback.html`, SlotgateUrl: server.url },
+    );
     const [popup] = await Promise.all([p.waitForEvent("popup"), p.click("#signin")]);
     await popup.waitForSelector("#email");
     const email = `webgl-${Date.now()}@example.test`;
@@ -119,19 +151,19 @@ async function signIn(decision: "approve" | "deny"): Promise<Sent[]> {
 }
 
 describe("Unity WebGL .jslib plugin in Chromium", () => {
-  it("hands { Success, Jwt, ErrorMessage } to the C# callback after the popup login; the JWT validates", async () => {
+  it("hands { Success, Jwt, ErrorMessage, ErrorCode } to the C# callback after the popup login; the JWT validates", async () => {
     const messages = await signIn("approve");
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ gameObject: "LoginPanel", method: "OnSlotgateLogin" });
     const result = JSON.parse(messages[0]!.value) as { Success: boolean; Jwt: string; ErrorMessage: string | null };
-    expect(result).toEqual({ Success: true, Jwt: expect.any(String), ErrorMessage: null });
+    expect(result).toEqual({ Success: true, Jwt: expect.any(String), ErrorMessage: null, ErrorCode: null });
     const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${result.Jwt}` } });
     expect(await validate.json()).toMatchObject({ valid: true, client_id: clientId, token_use: "user_jwt" });
   });
 
-  it("a denial reaches C# as Success false with the SDK's message", async () => {
+  it("a denial reaches C# as Success false with the SDK's message and the code access_denied", async () => {
     const [message] = await signIn("deny");
-    expect(JSON.parse(message!.value)).toEqual({ Success: false, Jwt: null, ErrorMessage: "Login failed: access_denied" });
+    expect(JSON.parse(message!.value)).toEqual({ Success: false, Jwt: null, ErrorMessage: "Login failed: access_denied", ErrorCode: "access_denied" });
   });
 
   it("without the script-tag build on the page, C# hears what to add", async () => {
@@ -144,6 +176,11 @@ describe("Unity WebGL .jslib plugin in Chromium", () => {
     await p.click("#signin");
     const [message] = await sent(p);
     await context.close();
-    expect(JSON.parse(message!.value)).toMatchObject({ Success: false, Jwt: null, ErrorMessage: expect.stringContaining("slotgate.iife.js") });
+    expect(JSON.parse(message!.value)).toMatchObject({
+      Success: false,
+      Jwt: null,
+      ErrorMessage: expect.stringContaining("slotgate.iife.js"),
+      ErrorCode: "invalid_config",
+    });
   });
 });

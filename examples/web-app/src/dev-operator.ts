@@ -1,3 +1,4 @@
+import { SlotgateApi, SlotgateBackendError } from "@slotgate/backend-sdk";
 import { NOT_SERVED } from "./errors.js";
 
 /**
@@ -16,7 +17,8 @@ export const DEV_FUND_SLOT_PATH = "/v1/dev/fund_slot";
 export type FundResult = { ok: true } | { ok: false; status: number; message: string };
 
 /**
- * Asks the service's dev faucet to fund a user's slot.
+ * Asks the service's dev faucet to fund a user's slot, through the backend SDK's `SlotgateApi` (row
+ * `devFundSlot` of the endpoint table).
  *
  * @example
  * ```ts
@@ -27,19 +29,20 @@ export async function fundSlot(
   client: { slotgateUrl: string; clientId: string; clientSecret: string },
   args: { userId: string; xotn: string; cuid: string },
 ): Promise<FundResult> {
-  const basic = Buffer.from(`${encodeURIComponent(client.clientId)}:${encodeURIComponent(client.clientSecret)}`).toString("base64");
-  let res: globalThis.Response;
+  const api = new SlotgateApi({ authServerUrl: client.slotgateUrl });
   try {
-    res = await fetch(client.slotgateUrl + DEV_FUND_SLOT_PATH, {
-      method: "POST",
-      headers: { authorization: `Basic ${basic}`, "content-type": "application/json" },
-      body: JSON.stringify({ client_id: client.clientId, user_id: args.userId, xotn: args.xotn, cuid: args.cuid }),
-    });
-  } catch {
-    return { ok: false, status: 502, message: "The Slotgate service is unreachable." };
+    await api.call(
+      "devFundSlot",
+      { client_id: client.clientId, user_id: args.userId, xotn: args.xotn, cuid: args.cuid },
+      { clientId: client.clientId, clientSecret: client.clientSecret },
+    );
+    return { ok: true };
+  } catch (error) {
+    if (!(error instanceof SlotgateBackendError)) throw error;
+    if (error.code === "network_error") return { ok: false, status: 502, message: "The Slotgate service is unreachable." };
+    if (error.serviceStatus === 404 && error.error === "not_found")
+      return { ok: false, status: 501, message: `${NOT_SERVED} (dev faucet ${DEV_FUND_SLOT_PATH})` };
+    if (error.code !== "service_error") return { ok: false, status: error.status, message: error.message };
+    return { ok: false, status: error.serviceStatus ?? 502, message: `${error.error ?? "error"}: ${error.serviceMessage ?? `HTTP ${error.serviceStatus}`}` };
   }
-  if (res.ok) return { ok: true };
-  const body = (await res.json().catch(() => ({}))) as { error?: string; message?: string };
-  if (res.status === 404 && body.error === "not_found") return { ok: false, status: 501, message: `${NOT_SERVED} (dev faucet ${DEV_FUND_SLOT_PATH})` };
-  return { ok: false, status: res.status, message: `${body.error ?? "error"}: ${body.message ?? `HTTP ${res.status}`}` };
 }

@@ -10,8 +10,7 @@ export interface DemoErrorBody {
 }
 
 /** Message shown when the Slotgate server answers 404 not_found for a whole API (an older or reduced server build). */
-export const NOT_SERVED =
-  "This Slotgate server does not serve this API (it answered 404 not_found): it is a build without the content-token endpoints.";
+export const NOT_SERVED = "This Slotgate server does not serve this API (it answered 404 not_found): it is a build without the content-token endpoints.";
 
 /**
  * Answers a failed step. SDK errors carry their own status and stable code; anything else is logged

@@ -11,7 +11,9 @@ const KEY = "ab".repeat(32);
 
 describe("loadDemoConfig", () => {
   it("requires the client credentials and names the missing variable", () => {
-    expect(() => loadDemoConfig({})).toThrow(new DemoConfigError("SLOTGATE_CLIENT_ID is required (run the demo with `npm start` at the repository root, which sets it)"));
+    expect(() => loadDemoConfig({})).toThrow(
+      new DemoConfigError("SLOTGATE_CLIENT_ID is required (run the demo with `npm start` at the repository root, which sets it)"),
+    );
     expect(() => loadDemoConfig({ SLOTGATE_CLIENT_ID: "sg_x" })).toThrow(/SLOTGATE_CLIENT_SECRET is required/);
   });
 
@@ -30,7 +32,9 @@ describe("loadDemoConfig", () => {
   it("takes the marketplace's address for the page's link, and refuses one that is not http(s)", () => {
     const base = { SLOTGATE_CLIENT_ID: "sg_x", SLOTGATE_CLIENT_SECRET: SECRET };
     expect(loadDemoConfig({ ...base, MARKETPLACE_PUBLIC_URL: "http://127.0.0.1:3100/" }).marketplaceUrl).toBe("http://127.0.0.1:3100");
-    expect(() => loadDemoConfig({ ...base, MARKETPLACE_PUBLIC_URL: "javascript:alert(1)" })).toThrow(new DemoConfigError("MARKETPLACE_PUBLIC_URL must be an http(s) URL"));
+    expect(() => loadDemoConfig({ ...base, MARKETPLACE_PUBLIC_URL: "javascript:alert(1)" })).toThrow(
+      new DemoConfigError("MARKETPLACE_PUBLIC_URL must be an http(s) URL"),
+    );
   });
 
   it("applies the documented defaults", () => {
@@ -98,7 +102,11 @@ describe("the demo back end", () => {
   });
 
   it("refuses token steps before login with a stable code", async () => {
-    const res = await fetch(`${base}/api/tokens/buy`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ amount: "100" }) });
+    const res = await fetch(`${base}/api/tokens/buy`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ amount: "100" }),
+    });
     expect(res.status).toBe(401);
     expect(await res.json()).toEqual({ error: "not_logged_in", message: "Log in first (step 1)." });
   });

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -40,7 +40,16 @@ let page: Page;
 async function bootDemo(port: number, webPort: number, marketPort: number): Promise<void> {
   start = spawn(process.execPath, [join(repo, "scripts/start.mjs")], {
     // ANVIL_PORT=0: the development chain on a free port (a developer's own chain may hold 8545).
-    env: { ...process.env, PORT: String(port), WEB_PORT: String(webPort), MARKET_PORT: String(marketPort), LOCAL_IDP_PORT: String(idpPort), SLOTGATE_DATA_DIR: dataDir, RATE_LIMIT: "off", ANVIL_PORT: "0" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      WEB_PORT: String(webPort),
+      MARKET_PORT: String(marketPort),
+      LOCAL_IDP_PORT: String(idpPort),
+      SLOTGATE_DATA_DIR: dataDir,
+      RATE_LIMIT: "off",
+      ANVIL_PORT: "0",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let log = "";
@@ -69,7 +78,14 @@ async function authenticatorOn(target: Page, credentials: unknown[] = []): Promi
   await cdp.send("WebAuthn.enable");
   cdp.on("WebAuthn.credentialAdded", (event) => passkeys.push(event.credential));
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {
-    options: { protocol: "ctap2", transport: "internal", hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: "ctap2",
+      transport: "internal",
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   for (const credential of credentials) await cdp.send("WebAuthn.addCredential", { authenticatorId, credential: credential as never });
 }
@@ -89,7 +105,15 @@ beforeAll(async () => {
   browser = await chromium.launch({
     executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
     headless: true,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   context = await browser.newContext({ viewport: { width: 1000, height: 1400 } });
   page = await context.newPage();
@@ -103,6 +127,26 @@ async function stopDemo(): Promise<void> {
     start.kill("SIGTERM");
     await exited;
   }
+}
+
+/**
+ * With SLOTGATE_RSS_REPORT=<file> (bench/memory/demo-rss.mjs sets it): writes the resident memory of every
+ * process `npm start` runs (read from /proc, Linux only) at this point of the journey. Instrumentation, not a check.
+ */
+function reportMemory(when: string): void {
+  const file = process.env["SLOTGATE_RSS_REPORT"];
+  if (!file || !start.pid || !existsSync("/proc")) return;
+  const processes: Array<{ pid: number; command: string; rss_mb: number }> = [];
+  const visit = (pid: number) => {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+    const command = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean).slice(0, 3).join(" ");
+    processes.push({ pid, command, rss_mb: Math.round(rss) });
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    for (const child of children ? children.split(" ").map(Number) : []) visit(child);
+  };
+  visit(start.pid);
+  writeFileSync(file, JSON.stringify({ when, processes }, null, 2));
 }
 
 afterAll(async () => {
@@ -129,7 +173,6 @@ function expectOk(result: { state: string; out: string }): Record<string, Record
   expect(result.state, result.out).toBe("ok");
   return JSON.parse(result.out) as Record<string, Record<string, unknown>>;
 }
-
 
 const CUID = "slotgate-demo";
 
@@ -204,7 +247,10 @@ async function marketAction(mp: Page, selector: string): Promise<{ kind: string;
 /** Waits until the marketplace's own view (fed by the service's signed webhooks) shows the signed-in user's game status. */
 async function marketSees(mp: Page, status: "logged_in" | "logged_out"): Promise<void> {
   await expect
-    .poll(() => mp.evaluate(async () => ((await (await fetch("/api/session")).json()) as { game_status: Record<string, string> }).game_status), { timeout: 30_000, interval: 250 })
+    .poll(() => mp.evaluate(async () => ((await (await fetch("/api/session")).json()) as { game_status: Record<string, string> }).game_status), {
+      timeout: 30_000,
+      interval: 250,
+    })
     .toMatchObject({ [CUID]: status });
   await mp.reload();
   await mp.waitForSelector("body[data-ready=true]");
@@ -212,7 +258,9 @@ async function marketSees(mp: Page, status: "logged_in" | "logged_out"): Promise
 
 /** The marketplace's listing of a slot in a state (read from its JSON API, as the page does). */
 async function listingOf(mp: Page, metaIdx: number, state: string): Promise<string> {
-  const listings = await mp.evaluate(async () => ((await (await fetch("/api/listings")).json()) as { listings: Array<{ id: string; cuid: string; meta_idx: number; state: string }> }).listings);
+  const listings = await mp.evaluate(
+    async () => ((await (await fetch("/api/listings")).json()) as { listings: Array<{ id: string; cuid: string; meta_idx: number; state: string }> }).listings,
+  );
   const found = listings.find((l) => l.cuid === CUID && l.meta_idx === metaIdx && l.state === state);
   expect(found, JSON.stringify(listings)).toBeDefined();
   return found!.id;
@@ -236,7 +284,12 @@ async function registered(metaIdx: number): Promise<Record<string, unknown>> {
  * accepted after logout), `buyer` commits, the seller confirms the hand-over with the PIN, and the chain shows the
  * new owner with one more transfer while the slot's balance and used_balances stay.
  */
-async function sale(args: { seller: { game: Page; market: Page }; buyer: { market: Page }; metaIdx: number; shots: string }): Promise<{ owner: string; tr_cnt: number }> {
+async function sale(args: {
+  seller: { game: Page; market: Page };
+  buyer: { market: Page };
+  metaIdx: number;
+  shots: string;
+}): Promise<{ owner: string; tr_cnt: number }> {
   const { seller, buyer, metaIdx } = args;
   const before = await registered(metaIdx);
   // Playing: the game recorded logged_in; the marketplace refuses the listing.
@@ -266,7 +319,13 @@ async function sale(args: { seller: { game: Page; market: Page }; buyer: { marke
   const shown = { owner: (await seller.market.textContent("#sale-owner")) ?? "", tr_cnt: Number(await seller.market.textContent("#sale-tr-cnt")) };
   await shot(`${args.shots}-4-handed-over`, seller.market);
   const after = await publicSlot(metaIdx);
-  expect(after).toMatchObject({ slot: before["slot"], balance: before["balance"], used_balances: before["used_balances"], tr_cnt: Number(before["tr_cnt"]) + 1, owner: shown.owner });
+  expect(after).toMatchObject({
+    slot: before["slot"],
+    balance: before["balance"],
+    used_balances: before["used_balances"],
+    tr_cnt: Number(before["tr_cnt"]) + 1,
+    owner: shown.owner,
+  });
   expect(after["owner"]).not.toBe(before["owner"]);
   expect(shown.tr_cnt).toBe(Number(before["tr_cnt"]) + 1);
   return shown;
@@ -316,7 +375,10 @@ describe("the npm start demo, driven in headless Chromium", () => {
   });
 
   it("2. records the login status: the slot is not transferable while playing", async () => {
-    const body = expectOk(await runStep("status", "status-login")) as unknown as { login: { status: string }; check: { status: string; transfer_enabled: boolean } };
+    const body = expectOk(await runStep("status", "status-login")) as unknown as {
+      login: { status: string };
+      check: { status: string; transfer_enabled: boolean };
+    };
     expect(body.login.status).toBe("logged_in");
     expect(body.check).toMatchObject({ status: "logged_in", transfer_enabled: false });
     await shot("demo-03-status-login");
@@ -361,7 +423,11 @@ describe("the npm start demo, driven in headless Chromium", () => {
   });
 
   it("6. logs out: status logged_out, transfer enabled, JWT cleared in the browser", async () => {
-    const body = expectOk(await runStep("logout", "logout")) as unknown as { logout: { transfer_enabled: boolean }; check: { status: string; transfer_enabled: boolean }; browser_logged_in: boolean };
+    const body = expectOk(await runStep("logout", "logout")) as unknown as {
+      logout: { transfer_enabled: boolean };
+      check: { status: string; transfer_enabled: boolean };
+      browser_logged_in: boolean;
+    };
     expect(body.logout.transfer_enabled).toBe(true);
     expect(body.check).toMatchObject({ status: "logged_out", transfer_enabled: true });
     expect(body.browser_logged_in).toBe(false);
@@ -409,6 +475,7 @@ describe("the npm start demo, driven in headless Chromium", () => {
     const mine = expectOk(await runStep("slots", "slots")) as unknown as { slots: SlotRow[] };
     expect(mine.slots.map((row) => row.slot)).toEqual([secondSlot.address]);
     expect(await gameLogin(page, seller)).toMatchObject({ content_address: secondSlot.address });
+    reportMemory("after the marketplace sale (steps 1-7d)");
   });
 
   it("8. a second npm start on the same data directory finds the same balances and continues the journey (sign in with the passkey alone)", async () => {
@@ -450,7 +517,11 @@ describe("the npm start demo, driven in headless Chromium", () => {
     // The first player already has an active slot: the bought one arrives sleeping; after logout they switch to it.
     expect(expectOk(await runStep("logout", "logout"))["check"]).toMatchObject({ status: "logged_out" });
     await page.fill("#slot-index", String(firstSlot));
-    expect((expectOk(await runStep("slots", "slot-activate")) as unknown as { active: SlotRow }).active).toMatchObject({ slot: slotAddress, state: "active", tr_cnt: 2 });
+    expect((expectOk(await runStep("slots", "slot-activate")) as unknown as { active: SlotRow }).active).toMatchObject({
+      slot: slotAddress,
+      state: "active",
+      tr_cnt: 2,
+    });
     expect(await gameLogin(page, seller)).toMatchObject({ content_address: slotAddress, meta_idx: firstSlot, tr_cnt: 2 });
     expect(expectOk(await runStep("balance", "balance"))["balance"]).toMatchObject({ slot: slotAddress, balance: "75", used_balances: "25" });
     await shot("market-2-5-back-to-the-first-player");

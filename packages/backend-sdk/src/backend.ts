@@ -7,19 +7,18 @@ import type {
   StatusLoginResponse,
   StatusLogoutResponse,
 } from "@slotgate/protocol";
-import {
-  type AgentTokenClaims,
-  type VerifyAgentTokenOptions,
-  createAgentKeySet,
-  verifyAgentToken,
-} from "./agent/verify-agent-token.js";
-import { type CallbackResponseLike, answerCallback } from "./callback/answer-callback.js";
-import { type CallbackRequestLike, readCallbackParams } from "./callback/read-callback.js";
+import { type AgentTokenClaims, type VerifyAgentTokenOptions, createAgentKeySet, verifyAgentToken } from "./agent/verify-agent-token.js";
+import { type CallbackResponseLike, responseWriter } from "./callback/answer-callback.js";
+import { type CallbackRequestLike, toWebRequest } from "./callback/node-request.js";
+import { callbackAnswer, readCallbackParams } from "./callback/read-callback.js";
 import { SlotgateBackendError } from "./errors.js";
+import type { ApiContext } from "./api/call-endpoint.js";
+import { apiContext } from "./api/slotgate-api.js";
 import { resolveFetch } from "./http/request.js";
+import { isWebRequest } from "./http/web-request.js";
 import { type Logger, consoleLogger } from "./logger.js";
 import { type RefreshOptions, type RefreshedTokens, refreshAccessToken } from "./refresh/refresh-access-token.js";
-import { type ResolvedConfig, type SlotgateBackendOptions, resolveConfig } from "./options.js";
+import { type FetchLike, type ResolvedConfig, type SlotgateBackendOptions, resolveConfig } from "./options.js";
 import { type GetSlotInfoOptions, SlotInfoFlow } from "./slot-info/slot-info-flow.js";
 import { type SlotActivateArgs, type SlotReadOptions, type SlotUserArgs, activateSlot, listSlots, openSlot, readSlot } from "./slots/slot-calls.js";
 import {
@@ -50,6 +49,7 @@ import {
  * });
  * const app = express();
  * app.all("/slotgate/callback", (req, res) => slotgate.handleCallback(req, res));
+ * // or, on web standards (Next.js, Hono, Bun, Deno, Workers): (request) => slotgate.handleCallback(request)
  * app.post("/login", express.json(), async (req, res) => {
  *   try {
  *     res.json(await slotgate.getSlotInfo(req.body.jwt));
@@ -67,6 +67,8 @@ export class SlotgateBackend {
   readonly #status: StatusContext;
   readonly #agentKeys: () => ReturnType<typeof createAgentKeySet>;
   readonly #clientSecret: string;
+  readonly #api: ApiContext;
+  readonly #fetch: FetchLike;
 
   /**
    * @throws {@link SlotgateBackendError} `invalid_options` naming the bad option (never its value).
@@ -79,10 +81,12 @@ export class SlotgateBackend {
     this.#clientSecret = clientSecret;
     this.#logger = options.logger ?? consoleLogger;
     const fetchFn = resolveFetch(options.fetch);
-    this.#flow = new SlotInfoFlow({ ...config, clientSecret, fetch: fetchFn }, this.#logger, options.pendingStore);
+    const api = apiContext({ authServerUrl: config.authServerUrl, fetch: fetchFn });
+    this.#api = api;
+    this.#fetch = fetchFn;
+    this.#flow = new SlotInfoFlow({ api, clientId: config.clientId, clientSecret, redirectUri: config.redirectUri }, this.#logger, options.pendingStore);
     this.#status = {
-      fetch: fetchFn,
-      authServerUrl: config.authServerUrl,
+      api,
       clientId: config.clientId,
       logger: this.#logger,
       attempts: options.statusSync?.attempts ?? STATUS_SYNC_DEFAULTS.attempts,
@@ -129,16 +133,15 @@ export class SlotgateBackend {
   }
 
   /**
-   * The route handler for the service's callback (spec 4.4 step 2). Mount it
-   * on the path of `redirectUri` for POST (and GET). It answers 200 at once;
-   * the code exchange runs afterwards and settles the matching
-   * `getSlotInfo` call. Unknown, late and repeated states are ignored; a
-   * `success` other than `1` rejects the pending call with `callback_rejected`.
+   * The same route handler for Node frameworks: Express and `node:http` (`(req, res)`), Fastify
+   * (`(request, reply)`) and Koa (`(ctx)`, `(ctx, next)` or `(ctx.request, ctx.response)`). It converts
+   * the request to a WHATWG `Request` once, runs the web-standard handler below, and writes its
+   * `Response` back (status and headers at once, so a Koa middleware that does not await it still
+   * answers). The answer does not wait for the hand-over to a shared store: a Node server keeps running.
    *
-   * Works with Express and `node:http` (`(req, res)`), Fastify (`(request, reply)`)
-   * and Koa (`(ctx)`, `(ctx, next)` or `(ctx.request, ctx.response)`). It is bound to
-   * the instance, so it can be passed as is: `app.all(path, slotgate.handleCallback)`.
-   *
+   * @returns a promise that settles once the answer is written and the callback handed over; it never
+   *   rejects (a failure is logged), so it may be left unawaited
+   * @throws {@link SlotgateBackendError} `invalid_argument` (synchronously) when `res` is no response object
    * @example
    * ```ts
    * // Express
@@ -151,18 +154,67 @@ export class SlotgateBackend {
    * http.createServer((req, res) => slotgate.handleCallback(req, res));
    * ```
    */
-  handleCallback(req: CallbackRequestLike, res?: CallbackResponseLike | (() => unknown)): void {
+  handleCallback(req: CallbackRequestLike, res?: CallbackResponseLike | (() => unknown)): Promise<void>;
+  /**
+   * The route handler for the service's callback (spec 4.4 step 2), on web standards: it takes the
+   * WHATWG `Request` and resolves the `Response` to send, so it runs unchanged in a Next.js App Router
+   * route handler, Hono, Bun, Deno and Workers. Mount it on the path of `redirectUri` for POST (and GET).
+   *
+   * It answers 200 `{"success":true}` to every callback. The `Response` resolves once the callback was
+   * handed to its waiting `getSlotInfo` call: delivered in this process, or, with a shared
+   * `pendingStore`, handed over to the instance or function that waits for it (so a serverless
+   * function may be frozen as soon as it returned). The code exchange runs afterwards on the waiter.
+   * Unknown, late and repeated states are ignored; a `success` other than `1` rejects the pending call
+   * with `callback_rejected`.
+   *
+   * It is bound to the instance, so it can be passed as is: `export const POST = slotgate.handleCallback`
+   * (this signature is declared last, so `Parameters<typeof slotgate.handleCallback>` and Next.js's
+   * route type check see `(request: Request, ...)`).
+   * Arguments after the request are ignored (Next.js's route context, a Worker's `env` and `ctx`, Deno's
+   * and Bun's connection info).
+   *
+   * @param request - the service's callback request; only its query string is read
+   * @param _platform - whatever the platform passes after the request; ignored
+   * @returns the answer to send
+   * @example
+   * ```ts
+   * // Next.js App Router: app/slotgate/callback/route.ts
+   * export const POST = (request: Request) => slotgate.handleCallback(request);
+   * export const GET = POST;
+   * // Hono (and Bun, Deno, Workers, through Hono or their own fetch handler)
+   * app.on(["GET", "POST"], "/slotgate/callback", (c) => slotgate.handleCallback(c.req.raw));
+   * ```
+   */
+  handleCallback(request: Request, ..._platform: unknown[]): Promise<Response>;
+  handleCallback(req: Request | CallbackRequestLike, res?: CallbackResponseLike | (() => unknown)): Promise<unknown> {
+    // A web Request always takes the web path: what follows it is the platform's (route context, env, info).
+    if (isWebRequest(req)) {
+      const { response, handoff } = this.#receiveCallback(req);
+      return handoff.then(() => response);
+    }
     // Koa passes (ctx, next): the context is both request and response.
-    const target = res === undefined || typeof res === "function" ? (req as unknown as CallbackResponseLike) : res;
-    answerCallback(target);
-    const params = req !== null && typeof req === "object" ? readCallbackParams(req) : null;
+    const target = res === undefined || typeof res === "function" ? req : res;
+    const write = responseWriter(target);
+    const request = req !== null && typeof req === "object" ? toWebRequest(req as CallbackRequestLike) : null;
+    const { response, handoff } = request ? this.#receiveCallback(request) : { response: callbackAnswer(), handoff: Promise.resolve() };
+    const written = write(response).catch((cause: unknown) => {
+      this.#logger.warn("could not write the callback's answer", { cause: String(cause) });
+    });
+    return Promise.all([written, handoff]).then(() => undefined);
+  }
+
+  /** The one callback handler: reads the query, hands the callback to its waiter, answers 200. */
+  #receiveCallback(request: Request): { response: Response; handoff: Promise<void> } {
+    const response = callbackAnswer();
+    const params = readCallbackParams(request);
     if (!params) {
       this.#logger.debug("callback ignored: no state");
-      return;
+      return { response, handoff: Promise.resolve() };
     }
-    this.#flow.receive(params).catch((cause: unknown) => {
+    const handoff = this.#flow.receive(params).catch((cause: unknown) => {
       this.#logger.error("callback processing failed", { cause: String(cause) });
     });
+    return { response, handoff };
   }
 
   /**
@@ -244,7 +296,7 @@ export class SlotgateBackend {
    * ```
    */
   listSlots(args: SlotUserArgs): Promise<SlotListResponse> {
-    return listSlots(this.#status, args);
+    return listSlots(this.#api, args);
   }
 
   /**
@@ -261,7 +313,7 @@ export class SlotgateBackend {
    * ```
    */
   openSlot(args: SlotUserArgs): Promise<SlotResponse> {
-    return openSlot(this.#status, args);
+    return openSlot(this.#api, args);
   }
 
   /**
@@ -279,7 +331,7 @@ export class SlotgateBackend {
    * ```
    */
   activateSlot(args: SlotActivateArgs): Promise<SlotActivateResponse> {
-    return activateSlot(this.#status, args);
+    return activateSlot(this.#api, args);
   }
 
   /**
@@ -296,7 +348,7 @@ export class SlotgateBackend {
    * ```
    */
   slot(cuid: string, metaIdx: number, options?: SlotReadOptions): Promise<SlotResponse> {
-    return readSlot(this.#status, cuid, metaIdx, options);
+    return readSlot(this.#api, cuid, metaIdx, options);
   }
 
   /**
@@ -320,7 +372,7 @@ export class SlotgateBackend {
    * ```
    */
   refreshAccessToken(refreshToken: string, options?: RefreshOptions): Promise<RefreshedTokens> {
-    return refreshAccessToken({ ...this.#status, clientSecret: this.#clientSecret }, refreshToken, options);
+    return refreshAccessToken({ api: this.#api, clientId: this.#config.clientId, clientSecret: this.#clientSecret }, refreshToken, options);
   }
 
   /**
@@ -342,7 +394,7 @@ export class SlotgateBackend {
    */
   verifyAgentToken(token: string, options?: VerifyAgentTokenOptions): Promise<AgentTokenClaims> {
     return verifyAgentToken(
-      { authServerUrl: this.#config.authServerUrl, clientId: this.#config.clientId, fetch: this.#status.fetch },
+      { authServerUrl: this.#config.authServerUrl, clientId: this.#config.clientId, fetch: this.#fetch },
       this.#agentKeys(),
       token,
       options,

@@ -79,6 +79,8 @@ export interface SlotgateBackendErrorInit {
   error?: string;
   /** The HTTP status the Slotgate service answered, when it answered. */
   serviceStatus?: number;
+  /** The service's own message (its body's `message`, clipped to printable text), when it answered one. */
+  serviceMessage?: string;
   /** The service's id of a chain write still pending (`write_pending`). */
   writeId?: string;
   /** The underlying error. */
@@ -113,6 +115,8 @@ export class SlotgateBackendError extends Error {
   readonly error: string | undefined;
   /** The HTTP status the Slotgate service answered, when it answered. */
   readonly serviceStatus: number | undefined;
+  /** The service's own message (what went wrong and what to fix), when it answered one. */
+  readonly serviceMessage: string | undefined;
   /** The chain write to look up later with `ContentTokenClient.write`, on `write_pending`. */
   readonly writeId: string | undefined;
 
@@ -123,6 +127,7 @@ export class SlotgateBackendError extends Error {
     this.status = base.status;
     this.error = init.error;
     this.serviceStatus = init.serviceStatus;
+    this.serviceMessage = init.serviceMessage;
     this.writeId = init.writeId;
   }
 

@@ -1,23 +1,27 @@
 /**
  * `@slotgate/backend-sdk`: the server side of a Slotgate login (spec 4.4,
  * 4.13) — `getSlotInfo` and `handleCallback` — plus login-status sync (4.6),
- * the encrypted spend message (4.8), a content-token client (4.7) and agent
- * delegation token verification.
+ * the encrypted spend message (4.8), a content-token client (4.7), agent
+ * delegation token verification, and `SlotgateApi`: a typed call of every
+ * endpoint of the service, made from the endpoint table.
  *
  * @example
  * ```ts
  * import { SlotgateBackend } from "@slotgate/backend-sdk";
  * const slotgate = new SlotgateBackend({ authServerUrl, clientId, clientSecret, redirectUri });
  * app.all("/slotgate/callback", (req, res) => slotgate.handleCallback(req, res));
+ * // Next.js route handler, Hono, Bun, Deno, Workers: export const POST = (request: Request) => slotgate.handleCallback(request);
  * const slot = await slotgate.getSlotInfo(jwt);
  * ```
  *
  * @packageDocumentation
  */
 export type { AgentTokenClaims, VerifyAgentTokenOptions } from "./agent/verify-agent-token.js";
+export type { ApiCallOptions, BearerAuth, CallAnswer, CallAuth, ClientAuth } from "./api/call-endpoint.js";
+export { SlotgateApi, type SlotgateApiOptions } from "./api/slotgate-api.js";
 export { SlotgateBackend } from "./backend.js";
 export type { CallbackResponseLike, FastifyReplyLike, KoaResponseLike, NodeResponseLike } from "./callback/answer-callback.js";
-export type { CallbackRequestLike } from "./callback/read-callback.js";
+export type { CallbackRequestLike } from "./callback/node-request.js";
 export {
   type CallOptions,
   ContentTokenClient,

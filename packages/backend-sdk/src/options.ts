@@ -29,8 +29,10 @@ export interface SlotgateBackendOptions {
    */
   logger?: Logger;
   /**
-   * Shared pending store so the callback may land on any instance behind a load balancer
-   * (e.g. `RedisPendingStore` from `@slotgate/backend-sdk/redis`).
+   * Shared pending store so the callback may reach any instance or serverless function and still
+   * complete the `getSlotInfo` call waiting in another (e.g. `RedisPendingStore` from
+   * `@slotgate/backend-sdk/redis`). Every instance that serves the callback route and every one that
+   * calls `getSlotInfo` must use the same store (same Redis, same `keyPrefix`).
    * @default undefined (pending state lives in this instance only, as in the specification)
    */
   pendingStore?: PendingStore;

@@ -2,16 +2,30 @@ import type { Server } from "node:http";
 import type { MockService } from "@slotgate/mock-service";
 import express from "express";
 import Fastify, { type FastifyInstance } from "fastify";
+import { Hono } from "hono";
 import Koa from "koa";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type SlotgateBackend, SlotgateBackendError } from "../src/index.js";
-import { type RunningServer, listen, nodeServer } from "./support/http-server.js";
+import { type RunningServer, fetchServer, listen, nodeServer } from "./support/http-server.js";
 import { backendFor, captureAuthorize, msw, postCallback, simulatedService, startMsw, userJwt } from "./support/simulated-service.js";
 
 const PATH = "/slotgate/callback";
 
 /** Each framework mounts handleCallback on PATH for POST and GET, on a real 127.0.0.1 server. */
 const frameworks: Record<string, (getBackend: () => SlotgateBackend) => Promise<RunningServer>> = {
+  "WHATWG Request (fetch handler)": (b) =>
+    fetchServer((request) => (new URL(request.url).pathname === PATH ? b().handleCallback(request) : new Response(null, { status: 404 }))),
+  "WHATWG Request (unbound, as a Next.js route export)": (b) =>
+    fetchServer((request) => {
+      // export const POST = slotgate.handleCallback: Next.js calls it with (request, { params })
+      const POST: (request: Request, context: { params: Promise<Record<string, string>> }) => Promise<Response> = b().handleCallback;
+      return POST(request, { params: Promise.resolve({}) });
+    }),
+  "Hono (c.req.raw)": async (b) => {
+    const app = new Hono();
+    app.on(["GET", "POST"], PATH, (c) => b().handleCallback(c.req.raw));
+    return fetchServer(app.fetch);
+  },
   "node:http": (b) =>
     nodeServer((req, res) => {
       if (req.url?.startsWith(PATH)) b().handleCallback(req, res);

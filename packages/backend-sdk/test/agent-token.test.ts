@@ -55,7 +55,10 @@ function token(signer: { privateKey: Parameters<SignJWT["sign"]>[0]; kid: string
 }
 
 async function failure(p: Promise<unknown>): Promise<SlotgateBackendError> {
-  const e = await p.then(() => new Error("expected a rejection"), (err: unknown) => err);
+  const e = await p.then(
+    () => new Error("expected a rejection"),
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(SlotgateBackendError);
   return e as SlotgateBackendError;
 }
@@ -121,5 +124,4 @@ describe("verifyAgentToken", () => {
     await d.verifyAgentToken(t);
     expect(jwksRequests - before).toBe(1);
   });
-
 });

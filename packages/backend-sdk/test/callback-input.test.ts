@@ -14,30 +14,54 @@ function backend(fetch: FetchLike): SlotgateBackend {
 }
 
 function fakeResponse() {
-  const res = { statusCode: 0, headers: {} as Record<string, string>, body: "", setHeader(n: string, v: string) { res.headers[n] = v; }, end(b?: string) { res.body = b ?? ""; } };
+  const res = {
+    statusCode: 0,
+    headers: {} as Record<string, string>,
+    body: "",
+    setHeader(n: string, v: string) {
+      res.headers[n] = v;
+    },
+    end(b?: string) {
+      res.body = b ?? "";
+    },
+  };
   return res;
 }
 
 describe("handleCallback input (network disabled)", () => {
-  it("answers 200 and never throws for any URL or query object (property)", () => {
+  it("answers 200 and never throws for any URL or query object (property)", async () => {
     let requests = 0;
     const b = backend(async () => {
       requests++;
       throw new Error("network disabled");
     });
-    fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.webUrl({ withQueryParameters: true }).map((u) => new URL(u).pathname + new URL(u).search)), (url) => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.string(),
+          fc.webUrl({ withQueryParameters: true }).map((u) => new URL(u).pathname + new URL(u).search),
+        ),
+        async (url) => {
+          const res = fakeResponse();
+          await b.handleCallback({ url }, res);
+          expect(res.statusCode).toBe(200);
+          expect(res.body).toBe('{"success":true}');
+        },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()), fc.integer())), async (query) => {
         const res = fakeResponse();
-        b.handleCallback({ url }, res);
+        await b.handleCallback({ query }, res);
         expect(res.statusCode).toBe(200);
-        expect(res.body).toBe('{"success":true}');
       }),
     );
-    fc.assert(
-      fc.property(fc.dictionary(fc.string(), fc.oneof(fc.string(), fc.array(fc.string()), fc.integer())), (query) => {
-        const res = fakeResponse();
-        b.handleCallback({ query }, res);
-        expect(res.statusCode).toBe(200);
+    await fc.assert(
+      fc.asyncProperty(fc.webUrl({ withQueryParameters: true, withFragments: true }), fc.constantFrom("GET", "POST", "PUT"), async (url, method) => {
+        const res = await b.handleCallback(new Request(url, { method }));
+        expect(res.status).toBe(200);
+        expect(res.headers.get("cache-control")).toBe("no-store");
+        expect(await res.json()).toEqual({ success: true });
       }),
     );
     expect(requests).toBe(0); // nothing pending: no callback leads to a code exchange

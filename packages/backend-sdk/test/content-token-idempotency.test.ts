@@ -129,7 +129,9 @@ describe("retries within the call, with the same key", () => {
   it("503 and 429 are retried after the Retry-After the service asked for", async () => {
     const tokens = client();
     msw.use(
-      http.post(buyUrl(), () => HttpResponse.json({ success: false, error: "chain_unavailable" }, { status: 503, headers: { "Retry-After": "1" } }), { once: true }),
+      http.post(buyUrl(), () => HttpResponse.json({ success: false, error: "chain_unavailable" }, { status: 503, headers: { "Retry-After": "1" } }), {
+        once: true,
+      }),
     );
     msw.use(
       http.post(buyUrl(), () => HttpResponse.json({ success: false, error: "rate_limited" }, { status: 429, headers: { "Retry-After": "3" } }), { once: true }),
@@ -165,10 +167,14 @@ describe("retries within the call, with the same key", () => {
 
   it("retry: false sends once; 4xx answers other than 429 are never retried", async () => {
     msw.use(http.post(buyUrl(), () => HttpResponse.error(), { once: true }));
-    const err = await client({ retry: false }).buy(buyArgs()).catch((e: unknown) => e);
+    const err = await client({ retry: false })
+      .buy(buyArgs())
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "network_error" });
     expect(buys()).toHaveLength(1);
-    const short = await client().buy({ ...buyArgs(), amount: "1000.000000000000000001" }).catch((e: unknown) => e);
+    const short = await client()
+      .buy({ ...buyArgs(), amount: "1000.000000000000000001" })
+      .catch((e: unknown) => e);
     expect(short).toMatchObject({ code: "service_error", error: "insufficient_allowance" });
     expect(buys()).toHaveLength(2);
     expect(sleeps).toEqual([]);
@@ -204,7 +210,9 @@ describe("a write answered 202 (accepted, not landed yet)", () => {
     ];
     msw.use(
       http.post(buyUrl(), () => answer202("7", "1"), { once: true }),
-      http.get(lookupUrl(), ({ params }) => (params["write_id"] === "7" ? HttpResponse.json(states.shift()) : HttpResponse.json({ error: "write_not_found" }, { status: 404 }))),
+      http.get(lookupUrl(), ({ params }) =>
+        params["write_id"] === "7" ? HttpResponse.json(states.shift()) : HttpResponse.json({ error: "write_not_found" }, { status: 404 }),
+      ),
     );
     const tokens = client();
     expect(await tokens.buy(buyArgs())).toEqual(result);
@@ -227,7 +235,9 @@ describe("a write answered 202 (accepted, not landed yet)", () => {
         HttpResponse.json({ success: true, write_id: "8", status: "failed", error: { code: "insufficient_allowance", message: "approve more" } }),
       ),
     );
-    const err = await client().buy(buyArgs()).catch((e: unknown) => e);
+    const err = await client()
+      .buy(buyArgs())
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "service_error", error: "insufficient_allowance", serviceStatus: 409 });
   });
 
@@ -235,7 +245,9 @@ describe("a write answered 202 (accepted, not landed yet)", () => {
     let landed = false;
     msw.use(
       http.post(buyUrl(), () => answer202("9"), { once: true }),
-      http.get(lookupUrl(), () => HttpResponse.json(landed ? { success: true, write_id: "9", status: "confirmed", result } : { success: true, write_id: "9", status: "submitted" })),
+      http.get(lookupUrl(), () =>
+        HttpResponse.json(landed ? { success: true, write_id: "9", status: "confirmed", result } : { success: true, write_id: "9", status: "submitted" }),
+      ),
     );
     const real: number[] = [];
     const tokens = client({
@@ -262,14 +274,18 @@ describe("a write answered 202 (accepted, not landed yet)", () => {
 
   it("a 202 whose write_id is not the documented shape is invalid_response, and nothing is looked up", async () => {
     msw.use(http.post(buyUrl(), () => answer202("../../oauth/token"), { once: true }));
-    const err = await client().buy(buyArgs()).catch((e: unknown) => e);
+    const err = await client()
+      .buy(buyArgs())
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "invalid_response", serviceStatus: 202 });
     expect(sent.map((r) => r.method)).toEqual(["POST"]);
   });
 
   it("pendingTimeoutMs: 0 (per call) throws write_pending at once, without a lookup", async () => {
     msw.use(http.post(buyUrl(), () => answer202("10"), { once: true }));
-    const err = await client().buy(buyArgs(), { pendingTimeoutMs: 0 }).catch((e: unknown) => e);
+    const err = await client()
+      .buy(buyArgs(), { pendingTimeoutMs: 0 })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "write_pending", writeId: "10" });
     expect(sent.map((r) => r.method)).toEqual(["POST"]);
   });
@@ -277,20 +293,34 @@ describe("a write answered 202 (accepted, not landed yet)", () => {
 
 describe("tokens.write(writeId)", () => {
   it("an unknown id is service_error write_not_found (the simulated service settles every write at once)", async () => {
-    const err = await client().write("12345").catch((e: unknown) => e);
+    const err = await client()
+      .write("12345")
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "service_error", error: "write_not_found", serviceStatus: 404 });
   });
 
   it("a malformed id is invalid_argument, before any request", async () => {
     for (const bad of ["abc", "0", "", "1/2"]) {
-      expect(await client().write(bad).catch((e: unknown) => e)).toMatchObject({ code: "invalid_argument" });
+      expect(
+        await client()
+          .write(bad)
+          .catch((e: unknown) => e),
+      ).toMatchObject({ code: "invalid_argument" });
     }
     expect(sent).toEqual([]);
   });
 
   it("a failed write throws its error", async () => {
-    msw.use(http.get(lookupUrl(), () => HttpResponse.json({ success: true, write_id: "3", status: "failed", error: { code: "idempotency_key_reused", message: "x" } })));
-    expect(await client().write("3").catch((e: unknown) => e)).toMatchObject({ code: "service_error", error: "idempotency_key_reused", serviceStatus: 422 });
+    msw.use(
+      http.get(lookupUrl(), () =>
+        HttpResponse.json({ success: true, write_id: "3", status: "failed", error: { code: "idempotency_key_reused", message: "x" } }),
+      ),
+    );
+    expect(
+      await client()
+        .write("3")
+        .catch((e: unknown) => e),
+    ).toMatchObject({ code: "service_error", error: "idempotency_key_reused", serviceStatus: 422 });
   });
 });
 

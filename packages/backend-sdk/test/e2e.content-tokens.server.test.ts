@@ -28,7 +28,11 @@ let rpcUrl: string;
 
 /** One JSON-RPC call to the server's development chain (Anvil). */
 async function rpc(method: string, params: unknown[] = []): Promise<unknown> {
-  const res = await fetch(rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
   const body = (await res.json()) as { result?: unknown; error?: unknown };
   if (body.error !== undefined) throw new Error(`${method}: ${JSON.stringify(body.error)}`);
   return body.result;
@@ -84,7 +88,14 @@ beforeAll(async () => {
   expect(dev.status).toBe(201);
   const reg = await post(
     "/v1/dev-user/clients",
-    { name: "Backend SDK money e2e", redirect_uris: [loopbackUri], download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", blockchain: true },
+    {
+      name: "Backend SDK money e2e",
+      redirect_uris: [loopbackUri],
+      download_url: "https://game.example/download",
+      web_url: "https://game.example/",
+      platform: "web",
+      blockchain: true,
+    },
     { authorization: `Bearer ${String(dev.body.token)}` },
   );
   expect(reg.status).toBe(201);
@@ -121,9 +132,17 @@ afterAll(async () => {
 
 describe("ContentTokenClient money calls against the reference server", () => {
   it("registerProvider sent a UUID key and answered the first registration's key", () => {
-    expect(registration.answer).toMatchObject({ success: true, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/), aes_key: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    expect(registration.answer).toMatchObject({
+      success: true,
+      tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      aes_key: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
     expect(registration.requests).toHaveLength(1);
-    expect(registration.requests[0]).toMatchObject({ method: "POST", path: "/v1/development-api/init_permission_provider", idempotencyKey: expect.stringMatching(UUID) });
+    expect(registration.requests[0]).toMatchObject({
+      method: "POST",
+      path: "/v1/development-api/init_permission_provider",
+      idempotencyKey: expect.stringMatching(UUID),
+    });
     expect(registration.sleeps).toEqual([]);
   });
 
@@ -208,7 +227,9 @@ describe("ContentTokenClient money calls against the reference server", () => {
     const key = randomUUID();
     const client = tokens();
     await holdWrites();
-    const err = (await client.buy({ user_dbkey: userId, amount: "3", cuid }, { idempotencyKey: key, pendingTimeoutMs: 0 }).catch((e: unknown) => e)) as SlotgateBackendError;
+    const err = (await client
+      .buy({ user_dbkey: userId, amount: "3", cuid }, { idempotencyKey: key, pendingTimeoutMs: 0 })
+      .catch((e: unknown) => e)) as SlotgateBackendError;
     expect(err).toMatchObject({ code: "write_pending", status: 202, serviceStatus: 202, writeId: expect.stringMatching(/^[1-9][0-9]*$/) });
     expect(await client.write(err.writeId!)).toEqual({ success: true, status: "pending", write_id: err.writeId });
     await landWrites();
@@ -223,7 +244,9 @@ describe("ContentTokenClient money calls against the reference server", () => {
   });
 
   it("tokens.write() of an unknown write is service_error write_not_found", async () => {
-    const err = await tokens().write("987654321").catch((e: unknown) => e);
+    const err = await tokens()
+      .write("987654321")
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: "service_error", error: "write_not_found", serviceStatus: 404 });
   });
 });

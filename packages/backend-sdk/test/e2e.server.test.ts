@@ -37,7 +37,13 @@ async function json(path: string, init: { method?: string; body?: unknown; token
 /** Signs up an end user on the authorize form (loopback mode, mailbox step included) and returns the user JWT from the redirect. */
 async function loginUser(): Promise<string> {
   email = `player-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-  const res = await signUpPlayer(service.url, service.dataDir, { client_id: client.client_id, redirect_uri: loopbackUri, state: "e2e-state-1", email, password: "user-password-123" });
+  const res = await signUpPlayer(service.url, service.dataDir, {
+    client_id: client.client_id,
+    redirect_uri: loopbackUri,
+    state: "e2e-state-1",
+    email,
+    password: "user-password-123",
+  });
   expect(res.status).toBe(302);
   const location = new URL(res.headers.get("location")!);
   expect(location.searchParams.get("state")).toBe("e2e-state-1");
@@ -160,7 +166,14 @@ describe("backend SDK against the reference server", () => {
     const reg = await json("/v1/dev-user/clients", {
       method: "POST",
       token: String((await json("/v1/dev-user/login_devuser", { method: "POST", body: devCredentials })).body.token),
-      body: { name: "Backend SDK refresh", redirect_uris: [redirectUri, loopbackUri], download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", grant_types: ["refresh_token"] },
+      body: {
+        name: "Backend SDK refresh",
+        redirect_uris: [redirectUri, loopbackUri],
+        download_url: "https://game.example/download",
+        web_url: "https://game.example/",
+        platform: "web",
+        grant_types: ["refresh_token"],
+      },
     });
     expect(reg.status).toBe(201);
     const savedClient = client;

@@ -63,7 +63,14 @@ beforeAll(async () => {
   expect(dev.status).toBe(201);
   const reg = await post(
     "/v1/dev-user/clients",
-    { name: "Backend SDK slots e2e", redirect_uris: [loopbackUri, `${callbackServer.origin}/slotgate/callback`], download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", blockchain: true },
+    {
+      name: "Backend SDK slots e2e",
+      redirect_uris: [loopbackUri, `${callbackServer.origin}/slotgate/callback`],
+      download_url: "https://game.example/download",
+      web_url: "https://game.example/",
+      platform: "web",
+      blockchain: true,
+    },
     String(dev.body.token),
   );
   expect(reg.status).toBe(201);

@@ -7,6 +7,7 @@ describe("public surface", () => {
     expect(Object.keys(core).sort()).toEqual([
       "BACKEND_ERRORS",
       "ContentTokenClient",
+      "SlotgateApi",
       "SlotgateBackend",
       "SlotgateBackendError",
       "consoleLogger",

@@ -29,7 +29,14 @@ describe("SlotgateBackend.refreshAccessToken", () => {
     const { backend, slot } = await signedIn();
     expect(slot.refresh_token).toMatch(/^sgr_/);
     const next = await backend.refreshAccessToken(slot.refresh_token!);
-    expect(next).toEqual({ access_token: expect.any(String), refresh_token: expect.stringMatching(/^sgr_/), token_type: "Bearer", expires_in: 3600, user_id: slot.id, content_address: slot.content_address });
+    expect(next).toEqual({
+      access_token: expect.any(String),
+      refresh_token: expect.stringMatching(/^sgr_/),
+      token_type: "Bearer",
+      expires_in: 3600,
+      user_id: slot.id,
+      content_address: slot.content_address,
+    });
     expect(next.refresh_token).not.toBe(slot.refresh_token);
     expect((await backend.refreshAccessToken(next.refresh_token)).user_id).toBe(slot.id);
   });

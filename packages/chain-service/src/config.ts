@@ -34,6 +34,12 @@ export interface RpcChainConfig {
   development?: boolean;
   /** How long one JSON-RPC request may take before it fails with `chain_unavailable`, ms. @default 30000 */
   requestTimeoutMs?: number;
+  /**
+   * Send the JSON-RPC requests made within 10 ms as one batch (fewer round trips). A batch is answered
+   * when its slowest request is: `false` sends each request on its own, so a slow answer (a node that
+   * stalls one wallet's calls) holds only its own caller. @default true
+   */
+  batchRequests?: boolean;
 }
 
 /** Where UserOperations go. */
@@ -62,7 +68,8 @@ export interface ChainServiceConfig {
   db: Database;
   /**
    * Key-encryption key, 32 bytes (64 hex characters): seals the server shares and the providers' AES
-   * keys at rest. Keep it in a secret store, outside the database.
+   * keys at rest (AES-256-GCM under a key derived from it, each value bound to its record). Keep it in
+   * a secret store, outside the database.
    */
   keyEncryptionKey: string | Uint8Array;
   /**
@@ -95,6 +102,21 @@ export interface ChainServiceConfig {
    */
   writeWaitMs?: number;
   /**
+   * How long a settled chain write is kept after it settled, seconds: its answer at
+   * `GET /v1/chain/writes/{write_id}` and its idempotency key (a retry under the key answers the first
+   * outcome until then; later the key is free again). Each instance deletes older ones at start and
+   * hourly. At least `LIMITS.idempotencyKeyLifetimeSeconds` (one day, what the API promises).
+   *
+   * @default 86400 (one day)
+   *
+   * @example
+   * ```ts
+   * // keep settled writes a week
+   * const service = await createChainService({ db, keyEncryptionKey, recoveryKey, chain, writeRetentionSeconds: 7 * 86400 });
+   * ```
+   */
+  writeRetentionSeconds?: number;
+  /**
    * Most spends (`increaseUsed`) of one cuid recorded in one `increase_used_batch` transaction; spends
    * that arrive together beyond it go in further batches. 1 sends one `increase_used` transaction per
    * spend (the behaviour before batching; `bench/chain` measures against it). An exchange without
@@ -109,6 +131,23 @@ export interface ChainServiceConfig {
    * ```
    */
   spendBatchLimit?: number;
+  /**
+   * Which calls the service parses with the protocol's schemas before they run (one parse per input):
+   * - `"every-call"`: every call, in process or over a transport (a caller whose input is not parsed yet).
+   * - `"remote-calls"`: only calls that arrive over a transport (`runRemoteCall`: the gRPC server). An
+   *   in-process caller passes the arguments it parsed at its own boundary with the same schemas (the
+   *   Slotgate server parses each HTTP input once, with its endpoint's schemas), and they reach the
+   *   feature modules as they are, typed, without a second parse.
+   *
+   * @default "every-call"
+   *
+   * @example
+   * ```ts
+   * // the HTTP layer in this process parses every input with the protocol's schemas
+   * const service = await createChainService({ db, keyEncryptionKey, recoveryKey, chain, parse: "remote-calls" });
+   * ```
+   */
+  parse?: "every-call" | "remote-calls";
   /** This process's name in the signers' leases (several instances share one database). @default host:pid:random */
   instanceId?: string;
   /**
@@ -153,13 +192,22 @@ export interface SponsorshipSettings {
  *
  * - `development_chain`: a development chain (well-known keys) is in use.
  * - `low_paymaster_deposit`: the paymaster's EntryPoint deposit is below 0.1 ETH.
- * - `chain_behind_database`: the chain lacks what the database recorded (it lost its latest state);
- *   the message says what was repaired and what could not be.
- * - `mnemonics_resealed`: stored mnemonics sealed under the key-encryption key (before the recovery
- *   key existed) were sealed again under the recovery key; the message says how many.
+ * - `chain_rebuilt`: the chain had lost blocks the database recorded (a development chain killed
+ *   within its state interval, a reorganisation); the kept signed transactions were sent again and
+ *   landed as they first did. The message says from which block and how many
+ *   (docs/decisions/chain-rebuild.md).
+ * - `chain_behind_database`: the chain lacks what the database recorded and could not be rebuilt: the
+ *   message names the writes by id and reason (kept in `cs_chain_losses`), or the instance whose lease
+ *   kept the rebuild from running.
+ * - `secrets_resealed`: stored secrets written before sealing was authenticated (server shares,
+ *   providers' AES keys, and mnemonics, also those under the key-encryption key from before the
+ *   recovery key existed) were sealed again, bound to their records; the message says how many of each.
+ *   (It replaces `mnemonics_resealed`.)
+ * - `slot_sales_refused`: the deployment was made before slot wallets were locked (issue 28): every slot
+ *   sale is refused with `slot_wallet_unsafe`; everything else works.
  */
 export interface ChainServiceWarning {
-  code: "development_chain" | "low_paymaster_deposit" | "chain_behind_database" | "mnemonics_resealed";
+  code: "development_chain" | "low_paymaster_deposit" | "chain_rebuilt" | "chain_behind_database" | "secrets_resealed" | "slot_sales_refused";
   message: string;
 }
 

@@ -1,72 +1,30 @@
-import type { JWTVerifyGetKey } from "jose";
 import { callerKeySet } from "./evidence/caller-assertion.js";
 import { hostname } from "node:os";
 import { randomBytes } from "node:crypto";
 import { type JsonRpcProvider, Wallet, formatEther, getAddress, parseEther } from "ethers";
 import { type SlotgateAddresses, type SlotgateContracts, connectContracts } from "@slotgate/contracts";
-import type { Database } from "@slotgate/storage";
 import { connectRpc } from "./chain/rpc.js";
 import { checkRecordsAgainstChain } from "./chain/records-check.js";
+import { readWalletLock } from "./chain/wallet-lock.js";
 import type { ChainServiceConfig, ChainServiceLogger, ChainServiceWarning } from "./config.js";
 import { presentAnswer } from "./content-tokens/providers.js";
 import { ChainServiceError } from "./errors.js";
 import { DEFAULT_PIN_PBKDF2_SALT } from "./keys/share-pin.js";
 import { type RecoveryVault, parseKey, recoveryVaultOf } from "./keys/recovery-vault.js";
-import { resealMnemonics } from "./keys/stored-mnemonic.js";
-import { type SponsorshipRules, sponsorshipRules } from "./operations/sponsorship-policy.js";
+import { resealStoredSecrets } from "./keys/reseal-at-rest.js";
+import { SecretSealer } from "./keys/sealed-secrets.js";
+import { sponsorshipRules } from "./operations/sponsorship-policy.js";
 import { SponsoredOperations } from "./operations/sponsored.js";
 import { queueMissingRegistrations } from "./slots/slots.js";
 import { migrateChainService } from "./storage/migrations.js";
-import type { PinLockoutPolicy } from "./storage/pin-attempts.js";
 import { WriteWaits } from "./writes/engine.js";
+import type { ServiceContext } from "./service-context.js";
 import { ExternalOperationWriter } from "./writes/external-writer.js";
 import type { LeasedLoop } from "./writes/leased-loop.js";
 import { OperationPlanner } from "./writes/operation-planner.js";
 import { MAX_SPEND_BATCH_LIMIT, OperatorPlanner, SPEND_BATCH_LIMIT } from "./writes/operator-planner.js";
 import { SignerWriter } from "./writes/signer-writer.js";
-
-/** @internal Everything the feature modules share. */
-export interface ServiceContext {
-  db: Database;
-  /** Seals the server shares and the providers' AES keys (and the mnemonics of records not yet re-sealed). */
-  kek: Buffer;
-  /** Seals the stored owner mnemonics (`_MN`, pending rotations): the recovery-only key. */
-  vault: RecoveryVault;
-  provider: JsonRpcProvider;
-  chainId: bigint;
-  addresses: SlotgateAddresses;
-  /** Contracts bound to the operator signer (reads and call encoding; writes go through {@link ServiceContext.writes}). */
-  contracts: SlotgateContracts;
-  /** Who sends what: the queues (`cs_writes.signer`) of the platform's writes. */
-  signers: {
-    /** The operator's address: provider registrations, purchases, releases, funding. */
-    operator: string;
-    /** The address that records spending (`increase_used`). */
-    spendRecorder: string;
-    /** The queue of sponsored UserOperations: the bundler key's address, or the external bundler's id. */
-    bundler: string;
-  };
-  /** Records durable writes and waits for their outcome. */
-  writes: WriteWaits;
-  /** The writer loops of this process (one per queue; only the lease holder of each sends). */
-  writers: LeasedLoop[];
-  sponsored: SponsoredOperations;
-  /** What the paymaster sponsors. */
-  sponsorship: SponsorshipRules;
-  pin: { salt: string; iterations: number; lockout: PinLockoutPolicy };
-  spendMaxAgeSeconds: number;
-  now: () => Date;
-  /** Stops the writers (their leases are given up) and the chain connection. */
-  close: () => Promise<void>;
-  /** A development chain (well-known keys): `devFundSlot` is served. */
-  development: boolean;
-  /** Structured log (no-op unless configured). */
-  log: ChainServiceLogger;
-  /** Bundles sent by the built-in bundler of this process, by size. */
-  bundleSizes: Map<number, number>;
-  /** The keys of the front service's caller assertions (null: none configured, user calls that need one are refused). */
-  callerKeys: JWTVerifyGetKey | null;
-}
+import { WritePurge, writeRetentionOf } from "./writes/purge.js";
 
 const silent = () => undefined;
 const NO_LOG: ChainServiceLogger = { debug: silent, info: silent, warn: silent, error: silent };
@@ -90,10 +48,11 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
   const kek = parseKey(config.keyEncryptionKey, "keyEncryptionKey");
   const vault = recoveryVaultOf(config.recoveryKey, kek);
   spendBatchLimitOf(config);
+  writeRetentionOf(config.writeRetentionSeconds);
   const chain = config.chain;
   await migrateChainService(config.db);
 
-  const rpc = connectRpc(chain.rpcUrl, chain.requestTimeoutMs);
+  const rpc = connectRpc(chain.rpcUrl, chain.requestTimeoutMs, chain.batchRequests);
   const wallet = (key: string, what: string) => {
     try {
       return new Wallet(key, rpc);
@@ -114,13 +73,17 @@ export async function createContext(config: ChainServiceConfig): Promise<Service
   try {
     ctx = await wire(config, { provider: rpc, operatorWallet, spendRecorderWallet, paymasterSigner, bundlerWallet, addresses, kek, vault, warn, development });
     await checkRecordsAgainstChain(ctx, warn);
-    const resealed = await resealMnemonics(config.db, ctx);
-    if (resealed > 0) {
-      warn({ code: "mnemonics_resealed", message: `${resealed} stored mnemonics sealed under the key-encryption key were sealed again under the recovery key` });
+    const resealed = await resealStoredSecrets(config.db, ctx);
+    if (resealed.mnemonics + resealed.shares + resealed.providerKeys > 0) {
+      warn({
+        code: "secrets_resealed",
+        message: `stored secrets written before authenticated sealing were sealed again, bound to their records: ${resealed.mnemonics} mnemonics (under the recovery key), ${resealed.shares} server shares, ${resealed.providerKeys} provider keys`,
+      });
     }
     const registrations = await queueMissingRegistrations(ctx);
     if (registrations > 0) ctx.log.info("slot registrations enqueued", { count: registrations });
     for (const writer of ctx.writers) writer.start();
+    ctx.purge.start();
     return ctx;
   } catch (error) {
     if (ctx) await ctx.close();
@@ -160,7 +123,17 @@ async function wire(
     { operator: operatorWallet.address, spendRecorder: spendRecorderWallet.address, paymasterSigner: paymasterSigner.address },
     warn,
   );
+  const walletLock = await readWalletLock(provider, addresses).catch((cause: unknown) => {
+    throw new ChainServiceError("chain_unavailable", "could not read the deployment's wallet implementation", { cause });
+  });
+  if (walletLock.missing !== null) {
+    warn({
+      code: "slot_sales_refused",
+      message: `slot sales are refused (slot_wallet_unsafe): this deployment was made before slot wallets were locked (${walletLock.missing}); deploy this version's contracts for a new deployment (docs/decisions/marketplace.md)`,
+    });
+  }
   const sponsorship = sponsorshipRules(config.sponsorship, addresses.xotn);
+  const sealer = new SecretSealer(kek);
 
   const holder = config.instanceId ?? `${hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
   const writers = new Map<string, LeasedLoop>();
@@ -168,39 +141,23 @@ async function wire(
     db,
     waitMs: config.writeWaitMs ?? 30_000,
     kick: (record) => writers.get(record.signer)?.kick(),
-    present: (result) => presentAnswer({ db, kek }, result),
+    present: (record) => presentAnswer({ db, sealer }, record),
   });
   const onSettled = (ids: readonly string[]) => writes.notify(ids);
 
-  const operator = new SignerWriter({
-    db,
-    holder,
-    provider,
-    wallet: operatorWallet,
-    chainId,
-    onSettled,
-    planner: new OperatorPlanner({ db, provider, contracts, exchange: addresses.exchange, from: operatorWallet.address, spendBatchLimit: spendBatchLimitOf(config) }),
-  });
-  writers.set(operator.address, operator);
-  // The spend recorder's spends (batched per cuid); one writer when it is the operator's key too.
-  if (!writers.has(spendRecorderWallet.address)) {
-    const recorder = new SignerWriter({
+  // The operator's writes, and the spend recorder's spends (batched per cuid): one writer per key, one
+  // writer in all when the spend recorder's key is the operator's too.
+  for (const wallet of [operatorWallet, spendRecorderWallet]) {
+    if (writers.has(wallet.address)) continue;
+    const planner = new OperatorPlanner({
       db,
-      holder,
       provider,
-      wallet: spendRecorderWallet,
-      chainId,
-      onSettled,
-      planner: new OperatorPlanner({
-        db,
-        provider,
-        contracts,
-        exchange: addresses.exchange,
-        from: spendRecorderWallet.address,
-        spendBatchLimit: spendBatchLimitOf(config),
-      }),
+      contracts,
+      exchange: addresses.exchange,
+      from: wallet.address,
+      spendBatchLimit: spendBatchLimitOf(config),
     });
-    writers.set(recorder.address, recorder);
+    writers.set(wallet.address, new SignerWriter({ db, holder, provider, wallet, chainId, onSettled, planner }));
   }
 
   const bundlerConfig = config.bundler ?? { kind: "built-in" as const };
@@ -228,7 +185,10 @@ async function wire(
           ...(bundlerConfig.fetch === undefined ? {} : { fetch: bundlerConfig.fetch }),
         });
   if (writers.has(bundler.address)) {
-    throw new ChainServiceError("invalid_request", "bundlerKey must differ from operatorKey and spendRecorderKey: each key's transactions are sent by one writer");
+    throw new ChainServiceError(
+      "invalid_request",
+      "bundlerKey must differ from operatorKey and spendRecorderKey: each key's transactions are sent by one writer",
+    );
   }
   writers.set(bundler.address, bundler);
 
@@ -249,9 +209,12 @@ async function wire(
   });
 
   const loops = [...writers.values()];
+  const log = config.log ?? NO_LOG;
+  const purge = new WritePurge({ db, retentionSeconds: writeRetentionOf(config.writeRetentionSeconds), now, log });
   return {
     db,
     kek,
+    sealer,
     vault,
     provider,
     chainId,
@@ -260,6 +223,7 @@ async function wire(
     signers: { operator: operatorWallet.address, spendRecorder: spendRecorderWallet.address, bundler: bundler.address },
     writes,
     writers: loops,
+    holder,
     sponsored,
     sponsorship,
     pin: {
@@ -269,13 +233,15 @@ async function wire(
     },
     spendMaxAgeSeconds: config.spendMaxAgeSeconds ?? 300,
     now,
+    purge,
     close: async () => {
-      await Promise.all(loops.map((loop) => loop.stop()));
+      await Promise.all([...loops.map((loop) => loop.stop()), purge.stop()]);
       provider.destroy();
     },
     development,
-    log: config.log ?? NO_LOG,
+    log,
     callerKeys: callerKeySet(config.callerKeys),
+    walletLock,
     bundleSizes,
   };
 }

@@ -27,6 +27,8 @@ export type ChainServiceErrorCode = Extract<
   | "replayed_message"
   | "stale_message"
   | "slot_not_found"
+  | "slot_transfer_in_progress"
+  | "slot_wallet_unsafe"
   | "chain_unavailable"
   | "chain_reverted"
   | "idempotency_key_reused"
@@ -34,6 +36,7 @@ export type ChainServiceErrorCode = Extract<
   | "write_not_found"
   | "service_unavailable"
   | "internal_error"
+  | "sealed_record_invalid"
 >;
 
 /** Options of {@link ChainServiceError}. */
@@ -86,4 +89,3 @@ export class ChainServiceError extends Error {
     return { success: false, error: this.code, message: this.message };
   }
 }
-

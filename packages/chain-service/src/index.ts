@@ -8,7 +8,8 @@
  *
  * @packageDocumentation
  */
-export { type ChainService, type ChainServiceAddresses, type WriteOptions, createChainService } from "./service.js";
+export type { ChainService, ChainServiceAddresses, ContentSlot, WriteOptions } from "./service.js";
+export { createChainService } from "./start.js";
 export { CHAIN_SERVICE_METHODS, type ChainServiceMethod, USER_CALL_METHODS } from "./surface.js";
 export {
   CALLER_ASSERTION_AUDIENCE,
@@ -18,7 +19,15 @@ export {
   type CallerKeys,
   callerAssertionPayload,
 } from "./evidence/caller-assertion.js";
-export type { BundlerConfig, ChainServiceConfig, ChainServiceLogger, ChainServiceMetrics, ChainServiceWarning, RpcChainConfig, SponsorshipSettings } from "./config.js";
+export type {
+  BundlerConfig,
+  ChainServiceConfig,
+  ChainServiceLogger,
+  ChainServiceMetrics,
+  ChainServiceWarning,
+  RpcChainConfig,
+  SponsorshipSettings,
+} from "./config.js";
 export { type RequestContext, currentRequestId, runOutsideRequest, runRemoteCall, runWithRequestId } from "./request-context.js";
 export { ChainServiceError, type ChainServiceErrorCode, type ChainServiceErrorOptions } from "./errors.js";
 export type { WalletOperation, WalletOperationOptions, WalletOperationResponse } from "./operations/wallet-operation.js";
@@ -31,7 +40,16 @@ export { DEFAULT_PIN_PBKDF2_SALT, deriveSharePin, type SharePinOptions } from ".
 export { BACKUP_KEY_INFO, deriveBackupKey } from "./keys/envelope.js";
 export { readMnemonicBackup } from "./keys/backup.js";
 export { type RecoveryVault, aesRecoveryVault } from "./keys/recovery-vault.js";
-export { type AnvilOptions, type AnvilProcess, DEVELOPMENT_CHAIN_ID, anvilBinary, startAnvil } from "./chain/anvil.js";
+export {
+  ANVIL_PLATFORM_PACKAGES,
+  type AnvilBinaryOptions,
+  type AnvilOptions,
+  type AnvilPlatform,
+  type AnvilProcess,
+  DEVELOPMENT_CHAIN_ID,
+  anvilBinary,
+  startAnvil,
+} from "./chain/anvil.js";
 export {
   DEVELOPMENT_MNEMONIC,
   type DevelopmentChain,

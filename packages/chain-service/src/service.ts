@@ -23,12 +23,10 @@ import type {
   UserBuyContentTokenRequest,
   UserBuyContentTokenResponse,
 } from "@slotgate/protocol";
-import type { ChainServiceConfig, ChainServiceMetrics } from "./config.js";
-import { createContext } from "./context.js";
+import type { ChainServiceMetrics } from "./config.js";
 import type { WalletOperationResponse } from "./operations/wallet-operation.js";
 import type { PinRecoverInput } from "./pin/recover.js";
 import type { PinResetResponse } from "./pin/reset.js";
-import { serviceOver } from "./surface.js";
 import type { PendingWrite, WriteStatusAnswer } from "./writes/engine.js";
 
 /**
@@ -44,7 +42,8 @@ export interface WriteOptions {
   /**
    * The request's `Idempotency-Key`: the same key with the same request answers the first request's
    * outcome (the chain write happens once); with another request, `idempotency_key_reused`. Keys are
-   * per caller (client or user) and remembered for `LIMITS.idempotencyKeyLifetimeSeconds`.
+   * per caller (client or user) and remembered for `writeRetentionSeconds` after the write settled
+   * (at least `LIMITS.idempotencyKeyLifetimeSeconds`, one day).
    */
   idempotencyKey?: string;
   /** The request's id, kept with the write (logs, support). */
@@ -59,6 +58,18 @@ export interface ChainServiceAddresses extends SlotgateAddresses {
   spendRecorder: string;
   /** Chain id. */
   chainId: bigint;
+}
+
+/** What {@link ChainService.contentSlot} answers. */
+export interface ContentSlot {
+  /** The wallet that holds the user's content tokens for the client (`content_address`). */
+  content_address: string;
+  /** How many times that wallet's slot changed owner, read from the chain (0 for a wallet that backs no slot). */
+  tr_cnt: number;
+  /** The slot's cuid, when the client registered one. */
+  cu_id?: string;
+  /** The slot's number within `cu_id`, when the client registered a cuid. */
+  meta_idx?: number;
 }
 
 /**
@@ -164,6 +175,20 @@ export interface ChainService {
    */
   activateSlot(userUuid: number, cuid: string, metaIdx: number): Promise<SlotView>;
   /**
+   * The wallet a blockchain client's answers (the token response, spec 2.2; slot info, spec 2.3) name
+   * for the user, never one the user no longer owns, with `tr_cnt` read from the chain. With `cuid` (the
+   * client's first registered cuid): the user's active slot of it, opened when the user has none;
+   * `slot_transfer_in_progress` while the chain already shows that slot's sale and the records follow.
+   * Without: the user's C_SALT wallet (spec 2.6) while it is theirs, after its sale their W_SALT wallet.
+   * Provisions the user's wallets when the user has none.
+   *
+   * @example
+   * ```ts
+   * const { content_address, tr_cnt } = await chain.contentSlot(7, "game-1");
+   * ```
+   */
+  contentSlot(userUuid: number, cuid?: string): Promise<ContentSlot>;
+  /**
    * The client_id that registered `cuid` (`init_permission_provider`), or null when none did.
    *
    * @example
@@ -198,7 +223,10 @@ export interface ChainService {
   /** Platform operator: enables (or disables) release for a cuid. */
   enableRelease(cuid: string, enabled?: boolean, options?: WriteOptions): Promise<{ tx_hash: string } | PendingWrite>;
   /** Platform operator: sends XOTN from the operator to a user's slot (default) or user wallet. */
-  fundWallet(args: { user_uuid: number; xotn: string; wallet?: "slot" | "user" }, options?: WriteOptions): Promise<{ tx_hash: string; address: string } | PendingWrite>;
+  fundWallet(
+    args: { user_uuid: number; xotn: string; wallet?: "slot" | "user" },
+    options?: WriteOptions,
+  ): Promise<{ tx_hash: string; address: string } | PendingWrite>;
   /**
    * `GET /v1/chain/writes/{write_id}`: the state of a write its owner (a client, or a user) asked for,
    * and its answer once it landed; `write_not_found` for an unknown write or another's.
@@ -230,32 +258,3 @@ export interface ChainService {
   /** Stops this instance's writers (what they did not send stays recorded for the next instance) and the chain connection. */
   close(): Promise<void>;
 }
-
-/**
- * Starts the chain service: applies its own database migrations, connects the chain over JSON-RPC
- * (a production node, or `startDevelopmentChain`'s Anvil), checks the deployment and its own records
- * against the chain, and starts the writers that send its durable chain writes (the operator's
- * transactions; UserOperations in `handleOps` batches of the bundler key, or handed to an external
- * `eth_sendUserOperation` bundler). Any number of instances may share one database and one set of
- * keys. Every method of the answer validates its arguments before it runs; a method that writes
- * answers its result once the write landed, or a {@link PendingWrite} when it did not land within
- * `writeWaitMs` (it lands anyway; {@link ChainService.lookupWrite} follows it).
- *
- * @example
- * ```ts
- * import { openDatabase } from "@slotgate/storage";
- * import { createChainService } from "@slotgate/chain-service";
- *
- * const chain = await createChainService({
- *   db: await openDatabase({ databaseUrl: process.env.DATABASE_URL }),
- *   keyEncryptionKey: process.env.CHAIN_KEK!, // 64 hex characters
- *   recoveryKey: process.env.CHAIN_RECOVERY_KEY!, // 64 hex characters, another key (or a KMS-backed RecoveryVault)
- *   chain: { kind: "rpc", rpcUrl, addresses, operatorKey, spendRecorderKey, paymasterSignerKey, bundlerKey },
- * });
- * const { data } = await chain.registerPin({ user_uuid: 7, pin_hash, pin_salt });
- * ```
- */
-export async function createChainService(config: ChainServiceConfig): Promise<ChainService> {
-  return serviceOver(await createContext(config));
-}
-

@@ -16,7 +16,7 @@ import {
   tokenTransferSchema,
   userBuyContentTokenSchema,
 } from "@slotgate/protocol/schemas";
-import type { ServiceContext } from "./context.js";
+import type { ServiceContext } from "./service-context.js";
 import { balanceOf, enableRelease, release } from "./content-tokens/release.js";
 import { initPermissionProvider, providerStatus, rotateProviderKey, setSpendReplayProtection, testEncryption } from "./content-tokens/providers.js";
 import { buyContentToken } from "./content-tokens/purchase.js";
@@ -28,25 +28,37 @@ import { exchangeSlotOwner, registerSlot } from "./operations/slot-exchange.js";
 import { runWalletOperation } from "./operations/wallet-operation.js";
 import { recover } from "./pin/recover.js";
 import { activateSlot, activeSlot, listSlots, openSlot, slotInfo } from "./slots/slots.js";
+import { contentSlot } from "./slots/content-slot.js";
 import { findCuidOwner } from "./storage/providers.js";
 import { registerPin } from "./pin/register.js";
 import { resetPin } from "./pin/reset.js";
-import type { ChainService } from "./service.js";
+import type { ChainService, WriteOptions } from "./service.js";
 import type { TokenTransferResponse } from "@slotgate/protocol";
 import type { WalletOperationResponse } from "./operations/wallet-operation.js";
 import { type PendingWrite, type WriteIdentity, requestHash } from "./writes/engine.js";
 import { findWallet } from "./storage/wallets.js";
+import { countWrites } from "./storage/writes.js";
 import { provisionWallet } from "./wallets/provision.js";
 import { pendingDerivations } from "./keys/share-pin.js";
 import { currentRemoteCall, currentRequestId } from "./request-context.js";
 import { spendCallerAssertion } from "./evidence/caller-assertion.js";
-import type { ChainServiceMetrics } from "./config.js";
+import type { ChainServiceConfig, ChainServiceMetrics } from "./config.js";
 
 const clientId = primitives.text(128);
 const weiAmount = primitives.positiveUintString;
 
 /** The methods that write to the chain: their last argument is {@link WriteOptions}. */
-type WriteMethod = "verifyPin" | "transferToken" | "exchangeSlotOwner" | "registerSlot" | "initPermissionProvider" | "buyContentToken" | "increaseUsed" | "release" | "enableRelease" | "fundWallet";
+type WriteMethod =
+  | "verifyPin"
+  | "transferToken"
+  | "exchangeSlotOwner"
+  | "registerSlot"
+  | "initPermissionProvider"
+  | "buyContentToken"
+  | "increaseUsed"
+  | "release"
+  | "enableRelease"
+  | "fundWallet";
 
 type WithoutLast<T extends unknown[]> = T extends [...infer Head, unknown?] ? Head : T;
 /** The request arguments of a method (a write method's without its options). */
@@ -92,9 +104,15 @@ const user = (id: number | string) => `user:${id}`;
 const platform = () => "platform";
 
 /** The options of a write method, validated like its arguments. */
-const writeOptionsSchema = z
-  .strictObject({ idempotencyKey: primitives.idempotencyKey.optional(), requestId: primitives.text(200).optional() })
-  .optional();
+const writeOptionsSchema = z.strictObject({ idempotencyKey: primitives.idempotencyKey.optional(), requestId: primitives.text(200).optional() }).optional();
+
+/** A write method's options, parsed: `invalid_request` naming the option. */
+function writeOptionsOf(value: unknown): WriteOptions | undefined {
+  const options = writeOptionsSchema.safeParse(value);
+  if (options.success) return options.data;
+  const issue = options.error.issues[0];
+  throw new ChainServiceError("invalid_request", `options.${issue?.path.join(".") || "options"}: ${issue?.message ?? "invalid"}`);
+}
 
 /**
  * @internal The chain service's public boundary, written once: for every {@link ChainService} method
@@ -109,7 +127,9 @@ export const SURFACE = {
       z.tuple([pinVerifySchema]),
       (request) => user(request.user_uuid),
       (ctx, { operation, ...credentials }, identity) =>
-        runWalletOperation(ctx, credentials, operation ?? { kind: "verify_only" }, identity, { resealBackup: true }) as Promise<WalletOperationResponse | PendingWrite>,
+        runWalletOperation(ctx, credentials, operation ?? { kind: "verify_only" }, identity, { resealBackup: true }) as Promise<
+          WalletOperationResponse | PendingWrite
+        >,
     ),
     (request: { user_uuid: number }) => request.user_uuid,
   ),
@@ -139,8 +159,9 @@ export const SURFACE = {
     ),
     (userUuid: number) => userUuid,
   ),
-  exchangeSlotOwner: forUser(write(z.tuple([exchangeTokenOwnerSchema]), (request) => user(request.from_uuid), exchangeSlotOwner), (request: { from_uuid: string }) =>
-    Number(request.from_uuid),
+  exchangeSlotOwner: forUser(
+    write(z.tuple([exchangeTokenOwnerSchema]), (request) => user(request.from_uuid), exchangeSlotOwner),
+    (request: { from_uuid: string }) => Number(request.from_uuid),
   ),
   registerSlot: write(z.tuple([z.strictObject({ cuid, meta_idx: metaIdx, user_uuid: primitives.userUuid })]), platform, (ctx, args) => registerSlot(ctx, args)),
   slotOwner: method(z.tuple([cuid, metaIdx]), async (ctx, slotCuid, index) => getAddress(await ctx.contracts.exchange.slot_owner(slotCuid, BigInt(index)))),
@@ -151,12 +172,23 @@ export const SURFACE = {
   openSlot: forUser(method(z.tuple([primitives.userUuid, cuid]), openSlot), (userUuid: number) => userUuid),
   activeSlot: method(z.tuple([primitives.userUuid, cuid, z.strictObject({ create: z.boolean().optional() }).optional()]), activeSlot),
   activateSlot: forUser(method(z.tuple([primitives.userUuid, cuid, metaIdx]), activateSlot), (userUuid: number) => userUuid),
+  contentSlot: method(z.tuple([primitives.userUuid, cuid.optional()]), contentSlot),
   cuidClient: method(z.tuple([cuid]), (ctx, slotCuid) => findCuidOwner(ctx.db, slotCuid)),
   initPermissionProvider: write(z.tuple([initPermissionProviderSchema]), (request) => client(request.client_id), initPermissionProvider),
   testEncryption: method(z.tuple([testEncryptionSchema]), testEncryption),
   setSpendReplayProtection: method(z.tuple([clientId, z.boolean()]), setSpendReplayProtection),
   providerStatus: method(z.tuple([clientId]), providerStatus),
-  rotateProviderKey: method(z.tuple([clientId, z.number().int().min(0).max(7 * 86_400)]), rotateProviderKey),
+  rotateProviderKey: method(
+    z.tuple([
+      clientId,
+      z
+        .number()
+        .int()
+        .min(0)
+        .max(7 * 86_400),
+    ]),
+    rotateProviderKey,
+  ),
   buyContentToken: write(z.tuple([userBuyContentTokenSchema]), (request) => client(request.client_id), buyContentToken),
   increaseUsed: write(z.tuple([clientId, increaseUsedContentTokenSchema]), (id) => client(id), increaseUsed),
   balanceOf: method(z.tuple([primitives.address, cuid.optional()]), (ctx, slot, slotCuid) => balanceOf(ctx, slot, slotCuid)),
@@ -198,14 +230,6 @@ export const USER_CALL_METHODS: readonly ChainServiceMethod[] = CHAIN_SERVICE_ME
 /** A method name of {@link CHAIN_SERVICE_METHODS}. */
 export type ChainServiceMethod = keyof typeof SURFACE;
 
-/**
- * @internal Validates a call's arguments against the surface: `invalid_request` naming the field (for a
- * method of one object argument) or the argument's position and field (for several arguments).
- */
-export function parseArguments<K extends ChainServiceMethod>(name: K, args: readonly unknown[]): unknown[] {
-  return parseWith(SURFACE[name].args, args);
-}
-
 function parseWith(schema: z.ZodTuple, args: readonly unknown[]): unknown[] {
   const parsed = schema.safeParse([...args]);
   if (parsed.success) return parsed.data as unknown[];
@@ -218,16 +242,14 @@ function parseWith(schema: z.ZodTuple, args: readonly unknown[]): unknown[] {
 
 /** The operational snapshot of `metrics()`: one grouped count per table, the deposit from the node (null when it did not answer). */
 async function metricsOf(ctx: ServiceContext): Promise<ChainServiceMetrics> {
-  const [writeRows, lockRows, deposit] = await Promise.all([
-    ctx.db.query<{ status: keyof ChainServiceMetrics["writes"]; n: string | number }>("SELECT status, count(*) AS n FROM cs_writes GROUP BY status"),
+  const [writes, lockRows, deposit] = await Promise.all([
+    countWrites(ctx.db),
     ctx.db.query<{ n: string | number }>("SELECT count(*) AS n FROM cs_pin_attempts WHERE locked_until > $1", [ctx.now()]),
     ctx.contracts.entryPoint.balanceOf(ctx.addresses.paymaster).then(
       (wei: bigint) => wei.toString(),
       () => null,
     ),
   ]);
-  const writes = { pending: 0, submitted: 0, confirmed: 0, failed: 0 };
-  for (const row of writeRows) writes[row.status] = Number(row.n);
   return {
     writes,
     pbkdf2Queue: pendingDerivations(),
@@ -251,8 +273,12 @@ function fromNode(error: unknown): unknown {
   return ethersError ? specificError(revertError(error)) : error;
 }
 
-/** @internal The service object over a started context: each surface method, validated. */
-export function serviceOver(ctx: ServiceContext): ChainService {
+/**
+ * @internal The service object over a started context: each surface method, its arguments parsed here
+ * once (`parse: "every-call"`), or only those of a call that arrived over a transport (`"remote-calls"`:
+ * an in-process caller parsed them at its own boundary with the same schemas).
+ */
+export function serviceOver(ctx: ServiceContext, parse: NonNullable<ChainServiceConfig["parse"]> = "every-call"): ChainService {
   const service: Record<string, unknown> = {
     addresses: { ...ctx.addresses, operator: ctx.signers.operator, spendRecorder: ctx.signers.spendRecorder, chainId: ctx.chainId },
     close: () => ctx.close(),
@@ -276,30 +302,43 @@ export function serviceOver(ctx: ServiceContext): ChainService {
       } catch (thrown) {
         const error = fromNode(thrown);
         const code = error instanceof ChainServiceError ? error.code : "internal_error";
-        ctx.log[code === "internal_error" ? "error" : "debug"]("chain-service call failed", { method: name, request_id: requestId, code, ms: Math.round(performance.now() - started) });
+        // A stored secret that fails its integrity check is an operator's matter: logged with the record's identity.
+        const record =
+          error instanceof ChainServiceError && code === "sealed_record_invalid" && error.cause instanceof Error ? { record: error.cause.message } : {};
+        ctx.log[code === "internal_error" || code === "sealed_record_invalid" ? "error" : "debug"]("chain-service call failed", {
+          method: name,
+          request_id: requestId,
+          code,
+          ms: Math.round(performance.now() - started),
+          ...record,
+        });
         throw error;
       }
     };
     const call = async (...args: unknown[]) => {
-      const parsed = parseWith(entry.args, entry.scope ? args.slice(0, count) : args);
-      // A call from another process made for a user carries the front service's word for that user.
       const remote = currentRemoteCall();
+      // Parsed once: here, or by the in-process caller at its own boundary.
+      const parsing = remote !== undefined || parse === "every-call";
+      const given = entry.scope ? args.slice(0, count) : [...args];
+      const parsed = parsing ? parseWith(entry.args, given) : given;
+      // A call from another process made for a user carries the front service's word for that user.
       if (remote && entry.actsFor) await spendCallerAssertion(ctx, remote.assertion, { purpose: name, userUuid: entry.actsFor(...parsed) });
       if (!entry.scope) return entry.run(ctx, ...parsed);
       // The identity follows the arguments: optional arguments left out are passed as undefined.
       while (parsed.length < count) parsed.push(undefined);
-      const options = writeOptionsSchema.safeParse(args[count]);
-      if (!options.success) {
-        const issue = options.error.issues[0];
-        throw new ChainServiceError("invalid_request", `options.${issue?.path.join(".") || "options"}: ${issue?.message ?? "invalid"}`);
-      }
+      const options = parsing ? writeOptionsOf(args[count]) : (args[count] as WriteOptions | undefined);
       const identity: WriteIdentity = {
         scope: entry.scope(...parsed),
-        idempotencyKey: options.data?.idempotencyKey ?? null,
+        idempotencyKey: options?.idempotencyKey ?? null,
         requestHash: requestHash(name, parsed),
-        requestId: options.data?.requestId ?? currentRequestId() ?? null,
+        requestId: options?.requestId ?? currentRequestId() ?? null,
       };
-      ctx.log.info("chain write requested", { method: name, scope: identity.scope, request_id: identity.requestId, idempotency_key: identity.idempotencyKey !== null });
+      ctx.log.info("chain write requested", {
+        method: name,
+        scope: identity.scope,
+        request_id: identity.requestId,
+        idempotency_key: identity.idempotencyKey !== null,
+      });
       // A request repeated under its idempotency key answers the first one's outcome, before any costly
       // work (a PIN unlock, a simulation); the unique key at record time keeps racing repeats to one write.
       const earlier = await ctx.writes.earlier(identity);

@@ -1,15 +1,11 @@
 import { Interface, JsonRpcProvider, Wallet } from "ethers";
-import {
-  entryPointAbi,
-  handleOpsTransaction,
-  prepareSponsoredUserOperation,
-  sponsorshipWindow,
-} from "@slotgate/contracts";
+import { entryPointAbi, handleOpsTransaction, prepareSponsoredUserOperation, sponsorshipWindow } from "@slotgate/contracts";
 import { openDatabase } from "@slotgate/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AnvilProcess, type ChainService, type RpcChainConfig, startAnvil } from "../src/index.js";
 import { runWalletOperation } from "../src/operations/wallet-operation.js";
-import { type ServiceContext, createContext } from "../src/context.js";
+import { createContext } from "../src/context.js";
+import type { ServiceContext } from "../src/service-context.js";
 import { serviceOver } from "../src/surface.js";
 import { TEST_KEYS, deployTestSystem, freshKeys, landedAnswer, newUserId, pinOf, testIdentity } from "./helpers/setup.js";
 
@@ -76,9 +72,10 @@ describe(`a chain with --block-time ${BLOCK_TIME}`, () => {
     const now = Math.floor(Date.now() / 1000);
     const simulateAt = async (window: { validAfter: number; validUntil: number }) => {
       const tx = handleOpsTransaction(chain.addresses.entryPoint, [(await prepare(window)).userOperation], new Wallet(TEST_KEYS.bundlerKey).address);
-      const data = await provider
-        .call({ ...tx, from: new Wallet(TEST_KEYS.bundlerKey).address, blockTag: block.number })
-        .then(() => "ok", (error: { data?: string }) => error.data ?? "no data");
+      const data = await provider.call({ ...tx, from: new Wallet(TEST_KEYS.bundlerKey).address, blockTag: block.number }).then(
+        () => "ok",
+        (error: { data?: string }) => error.data ?? "no data",
+      );
       if (data === "ok") return "ok";
       const parsed = new Interface(entryPointAbi).parseError(data);
       return parsed?.name === "FailedOp" ? String(parsed.args[1]) : (parsed?.name ?? data);

@@ -90,7 +90,9 @@ describe("recover's caller assertion", () => {
     try {
       const user = newUserId();
       await remote.service.registerPin({ user_uuid: user, ...pinOf("7070") });
-      expect(await codeOf(gone.service.recover({ user_uuid: user, ...pinOf("8080"), assertion: await caller.assert(user, "recover") }))).toBe("service_unavailable");
+      expect(await codeOf(gone.service.recover({ user_uuid: user, ...pinOf("8080"), assertion: await caller.assert(user, "recover") }))).toBe(
+        "service_unavailable",
+      );
       expect(await codeOf(remote.service.recover({ user_uuid: user, ...pinOf("8080"), assertion: await caller.assert(user, "recover") }))).toBe("ok");
     } finally {
       await remote.service.close();

@@ -36,7 +36,9 @@ describe("the configured deployment", () => {
   it("refuses a recovery key equal to the key-encryption key", async () => {
     const chain = await deployTestSystem();
     const key = randomBytes(32);
-    const error = await createChainService({ db: await openDatabase({}), keyEncryptionKey: key, recoveryKey: key.toString("hex"), chain }).catch((e: unknown) => e);
+    const error = await createChainService({ db: await openDatabase({}), keyEncryptionKey: key, recoveryKey: key.toString("hex"), chain }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: "invalid_request", message: "recoveryKey must differ from keyEncryptionKey" });
   });
 

@@ -94,9 +94,16 @@ describe("end to end on the development chain", () => {
     expect(ether.xotn_paid).toBe("1000");
     // The slot wallet can also buy by itself with a PIN-signed operation (approve + buy in one batch).
     const providerMid: bigint = await xotn.balanceOf(providerWallet);
-    await service.verifyPin({ user_uuid: alice, ...alicePin, key_share_user: reg.key_share_user, operation: { kind: "buy_content_token", cuid, amount: "100" } });
+    await service.verifyPin({
+      user_uuid: alice,
+      ...alicePin,
+      key_share_user: reg.key_share_user,
+      operation: { kind: "buy_content_token", cuid, amount: "100" },
+    });
     expect((await xotn.balanceOf(providerWallet)) - providerMid).toBe(85n);
-    await service.increaseUsed(clientId, { encrypted_message: encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(alice), amount: "100", cuid }), key, iv) });
+    await service.increaseUsed(clientId, {
+      encrypted_message: encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(alice), amount: "100", cuid }), key, iv),
+    });
 
     // 5. Encrypted spend: balance down, used_balances up by the amount; equals the chain.
     const spend = (payload: object) => ({ encrypted_message: encryptHex(JSON.stringify(payload), key, iv) });
@@ -107,7 +114,10 @@ describe("end to end on the development chain", () => {
     const exchange = ctx.contracts.exchange;
     const [chainBalance, chainUsed] = await exchange.balance_adex(slot, cuid);
     expect([chainBalance.toString(), chainUsed.toString()]).toEqual([balance.balance, balance.used_balances]);
-    await rejects(service.increaseUsed(clientId, spend({ client_id: "someone-else", user_dbkey: String(alice), amount: "1", cuid })), "encrypted_message_mismatch");
+    await rejects(
+      service.increaseUsed(clientId, spend({ client_id: "someone-else", user_dbkey: String(alice), amount: "1", cuid })),
+      "encrypted_message_mismatch",
+    );
     await rejects(service.increaseUsed(clientId, spend({ client_id: clientId, user_dbkey: String(alice), amount: "999999", cuid })), "insufficient_balance");
     await rejects(service.increaseUsed(clientId, { encrypted_message: "00ff00ff" }), "invalid_encrypted_message");
 
@@ -152,10 +162,26 @@ describe("end to end on the development chain", () => {
     expect(exchanged.new_owner).toBe(bobReg.address);
     expect(await service.slotOwner(cuid, 7)).toBe(bobReg.address);
     await rejects(
-      service.exchangeSlotOwner({ state: "s2", cu_id: cuid, from_uuid: String(alice), to_uuid: String(bob), meta_idx: 7, ...alicePin, key_share_user: reg.key_share_user }),
+      service.exchangeSlotOwner({
+        state: "s2",
+        cu_id: cuid,
+        from_uuid: String(alice),
+        to_uuid: String(bob),
+        meta_idx: 7,
+        ...alicePin,
+        key_share_user: reg.key_share_user,
+      }),
       "not_owner",
     );
-    await service.exchangeSlotOwner({ state: "s3", cu_id: cuid, from_uuid: String(bob), to_uuid: String(alice), meta_idx: 7, ...bobPin, key_share_user: bobReg.key_share_user });
+    await service.exchangeSlotOwner({
+      state: "s3",
+      cu_id: cuid,
+      from_uuid: String(bob),
+      to_uuid: String(alice),
+      meta_idx: 7,
+      ...bobPin,
+      key_share_user: bobReg.key_share_user,
+    });
     expect(await service.slotOwner(cuid, 7)).toBe(reg.address);
 
     // 9. PIN reset with the mnemonic: same owner and address, no chain transaction, old share refused.
@@ -172,7 +198,12 @@ describe("end to end on the development chain", () => {
     await service.verifyPin({ user_uuid: alice, ...alicePin, key_share_user: shareAfterReset });
     expect(getAddress(await connectAccount(slot, ctx.provider).owner())).toBe(ownerBefore);
     await rejects(
-      service.resetPin({ user_uuid: alice, mnemonic: "test test test test test test test test test test test junk", new_pin_hash: newPin.pin_hash, new_pin_salt: newPin.pin_salt }),
+      service.resetPin({
+        user_uuid: alice,
+        mnemonic: "test test test test test test test test test test test junk",
+        new_pin_hash: newPin.pin_hash,
+        new_pin_salt: newPin.pin_salt,
+      }),
       "mnemonic_mismatch",
     );
 

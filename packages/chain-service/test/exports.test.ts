@@ -5,6 +5,7 @@ describe("public surface", () => {
   it("exports exactly these runtime names", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "ANVIL_PLATFORM_PACKAGES",
         "BACKUP_KEY_INFO",
         "CALLER_ASSERTION_AUDIENCE",
         "CALLER_ASSERTION_MAX_SECONDS",

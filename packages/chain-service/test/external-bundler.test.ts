@@ -94,7 +94,14 @@ describe("an external bundler", () => {
     expect(ext.ctx.signers.bundler).toBe(externalBundlerId(ext.ctx.addresses.entryPoint));
     const { id, pin, reg } = await user();
     const to = Wallet.createRandom().address;
-    const transfer = (amount: string) => ({ from_address: reg.address, to_address: to, amount, contract_address: ext.service.addresses.xotn, ...pin, key_share_user: reg.key_share_user });
+    const transfer = (amount: string) => ({
+      from_address: reg.address,
+      to_address: to,
+      amount,
+      contract_address: ext.service.addresses.xotn,
+      ...pin,
+      key_share_user: reg.key_share_user,
+    });
     const results = await Promise.all(["1", "2", "3"].map((amount) => ext.service.transferToken(id, transfer(amount))));
     expect(new Set(results.map((r) => r.transaction_hash)).size).toBe(3);
     expect(await ext.ctx.contracts.xotn.balanceOf(to)).toBe(6n);
@@ -106,7 +113,14 @@ describe("an external bundler", () => {
   it("an operation the bundler refuses fails with its reason (never the URL), and the wallet's next operation reads its nonce again", async () => {
     const { id, pin, reg } = await user();
     const to = Wallet.createRandom().address;
-    const transfer = { from_address: reg.address, to_address: to, amount: "4", contract_address: ext.service.addresses.xotn, ...pin, key_share_user: reg.key_share_user };
+    const transfer = {
+      from_address: reg.address,
+      to_address: to,
+      amount: "4",
+      contract_address: ext.service.addresses.xotn,
+      ...pin,
+      key_share_user: reg.key_share_user,
+    };
     refuseNext = "AA25 invalid account nonce";
     const error = (await ext.service.transferToken(id, transfer).catch((e: unknown) => e)) as ChainServiceError;
     expect(error).toBeInstanceOf(ChainServiceError);

@@ -5,12 +5,12 @@ import { computeAddress } from "ethers";
 import {
   deriveBackupKey,
   generateOwnerKey,
-  openBytes,
+  SEALED_RECORD,
+  SecretSealer,
   openHex,
   ownerKeyFromMnemonic,
   readMnemonicBackup,
   restoreKey,
-  sealBytes,
   sealHex,
   splitKey,
   wipe,
@@ -91,9 +91,7 @@ describe("owner keys and mnemonics", () => {
   });
 
   it("restores the well-known Hardhat account from its mnemonic", () => {
-    expect(ownerKeyFromMnemonic("test test test test test test test test test test test junk").address).toBe(
-      "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266",
-    );
+    expect(ownerKeyFromMnemonic("test test test test test test test test test test test junk").address).toBe("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266");
   });
 
   it("refuses a phrase with a bad checksum", () => {
@@ -102,17 +100,47 @@ describe("owner keys and mnemonics", () => {
 });
 
 describe("sealing", () => {
-  it("round-trips text and bytes with a fresh IV each time", () => {
+  it("round-trips text (the backup format) and secrets at rest (bound to their record) with a fresh IV each time", () => {
     fc.assert(
-      fc.property(fc.string(), fc.uint8Array({ minLength: 1, maxLength: 64 }), (text, bytes) => {
+      fc.property(fc.string(), fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.integer({ min: 1, max: 2 ** 40 }), (text, bytes, userUuid) => {
         const key = randomBytes(32);
         expect(openHex(sealHex(text, key), key)).toBe(text);
-        expect(openBytes(sealBytes(bytes, key), key).equals(Buffer.from(bytes))).toBe(true);
+        const sealer = new SecretSealer(key);
+        expect(sealer.open(sealer.seal(bytes, SEALED_RECORD.serverShare(userUuid)), SEALED_RECORD.serverShare(userUuid)).equals(Buffer.from(bytes))).toBe(true);
       }),
       { numRuns: 50 },
     );
     const key = randomBytes(32);
     expect(sealHex("same", key)).not.toBe(sealHex("same", key));
+  });
+
+  it("refuses a secret at rest that was altered, belongs to another record, or was sealed under another key: sealed_record_invalid", () => {
+    const kek = randomBytes(32);
+    const sealer = new SecretSealer(kek);
+    const sealed = sealer.seal(randomBytes(32), SEALED_RECORD.serverShare(7));
+    const raw = Buffer.from(sealed.slice(3), "base64url");
+    const code = (f: () => unknown) => {
+      try {
+        f();
+        return "ok";
+      } catch (error) {
+        return error instanceof ChainServiceError ? error.code : String(error);
+      }
+    };
+    for (const index of [0, 12, raw.length - 1]) {
+      const flipped = Buffer.from(raw);
+      flipped[index]! ^= 0x80;
+      expect(code(() => sealer.open(`v1.${flipped.toString("base64url")}`, SEALED_RECORD.serverShare(7)))).toBe("sealed_record_invalid");
+    }
+    expect(code(() => sealer.open(sealed, SEALED_RECORD.serverShare(8)))).toBe("sealed_record_invalid");
+    expect(code(() => new SecretSealer(randomBytes(32)).open(sealed, SEALED_RECORD.serverShare(7)))).toBe("sealed_record_invalid");
+    // The old unauthenticated format is refused too: only start-up re-sealing reads it.
+    expect(code(() => sealer.open(sealHex("x".repeat(32), kek), SEALED_RECORD.serverShare(7)))).toBe("sealed_record_invalid");
+    // A provider's key is bound to its client and its IV.
+    const iv = randomBytes(16).toString("hex");
+    const providerKey = sealer.seal(randomBytes(32), SEALED_RECORD.providerKey("sg_a", iv));
+    expect(code(() => sealer.open(providerKey, SEALED_RECORD.providerKey("sg_b", iv)))).toBe("sealed_record_invalid");
+    expect(code(() => sealer.open(providerKey, SEALED_RECORD.providerKey("sg_a", randomBytes(16).toString("hex"))))).toBe("sealed_record_invalid");
   });
 
   it("the client reads its backup words with its pin_hash and its key share together; the PIN alone does not open them", async () => {

@@ -17,8 +17,7 @@ afterAll(async () => {
 });
 
 /** Waits for the outcome of recorded writes (the bundler writer is kicked by the wait). */
-const outcomes = (ids: string[]) =>
-  Promise.allSettled(ids.map(async (id) => h.ctx.writes.outcome((await findWrite(h.ctx.db, id))!)));
+const outcomes = (ids: string[]) => Promise.allSettled(ids.map(async (id) => h.ctx.writes.outcome((await findWrite(h.ctx.db, id))!)));
 
 describe("the bundler's writes", () => {
   it("drops a badly signed and an expired operation with their reasons and still lands the others in one bundle", async () => {
@@ -50,7 +49,12 @@ describe("the bundler's writes", () => {
     expect(first.tx_hash).toBe(last.tx_hash); // one handleOps transaction
     expect((b as PromiseRejectedResult).reason).toMatchObject({ code: "chain_reverted", details: { reason: "SponsorshipExpired" } });
     expect((c as PromiseRejectedResult).reason).toMatchObject({ code: "chain_reverted", message: expect.stringContaining("AA24") });
-    for (const [owner, nonce] of [[good, 2n], [expired, 1n], [forged, 1n], [alsoGood, 2n]] as const) {
+    for (const [owner, nonce] of [
+      [good, 2n],
+      [expired, 1n],
+      [forged, 1n],
+      [alsoGood, 2n],
+    ] as const) {
       expect(await ctx.contracts.entryPoint.getNonce(computeWalletAddress(ctx.addresses.factory, owner.address, W_SALT), 0n)).toBe(nonce);
     }
   });
@@ -67,7 +71,11 @@ describe("the bundler's writes", () => {
       // The bundle is signed and handed to the node; before the block is mined another bundler sends
       // the second operation alone, with a higher tip, so it lands first and the bundle reverts.
       const bundler = ctx.signers.bundler;
-      for (let i = 0; i < 200 && (await ctx.provider.getTransactionCount(bundler, "pending")) === (await ctx.provider.getTransactionCount(bundler, "latest")); i++) {
+      for (
+        let i = 0;
+        i < 200 && (await ctx.provider.getTransactionCount(bundler, "pending")) === (await ctx.provider.getTransactionCount(bundler, "latest"));
+        i++
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
       const rival = new Wallet(developmentKey(7), ctx.provider);
@@ -110,7 +118,13 @@ describe("the bundler's writes", () => {
     const before = Math.floor(Date.now() / 1000) - 1;
     const latest = (await ctx.provider.getBlock("latest"))!.timestamp;
     const identity = testIdentity(`user:${user}`, `window-${user}`);
-    const transfer = { kind: "erc20_transfer" as const, from_address: reg.address, to_address: Wallet.createRandom().address, amount: "1", contract_address: ctx.addresses.xotn };
+    const transfer = {
+      kind: "erc20_transfer" as const,
+      from_address: reg.address,
+      to_address: Wallet.createRandom().address,
+      amount: "1",
+      contract_address: ctx.addresses.xotn,
+    };
     landedAnswer(await runWalletOperation(ctx, { user_uuid: user, ...pin, key_share_user: reg.key_share_user }, transfer, identity));
     const after = Math.floor(Date.now() / 1000);
     const write = (await findWriteByKey(ctx.db, identity.scope, identity.idempotencyKey!))!;

@@ -92,4 +92,3 @@ describe("PIN checks", () => {
     expect(reset.data[0]!.address).toBe(a.address);
   });
 });
-

@@ -56,7 +56,9 @@ describe("recovery is reconciled after a failed database step", () => {
 
     failRotation = true;
     const firstPin = pinOf("888888");
-    const error = await service.recover({ user_uuid: user, ...firstPin, assertion: await (await sharedCaller()).assert(user, "recover") }).catch((e: unknown) => e);
+    const error = await service
+      .recover({ user_uuid: user, ...firstPin, assertion: await (await sharedCaller()).assert(user, "recover") })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Error);
     expect((error as Error).message).toContain("injected database failure");
     // The chain step landed: both wallets have a new owner the database does not know yet.

@@ -64,7 +64,9 @@ describe("a node that stops answering while the service runs", () => {
       await stoppedProcess(node.pid);
       try {
         await expect(h.service.balanceOf(slot, cuid)).rejects.toMatchObject({ code: "chain_unavailable" });
-        await expect(h.service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid })).rejects.toMatchObject({ code: "chain_unavailable" });
+        await expect(h.service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid })).rejects.toMatchObject({
+          code: "chain_unavailable",
+        });
       } finally {
         process.kill(node.pid, "SIGCONT");
       }

@@ -33,7 +33,11 @@ async function oldWallet(user: number, boughtUnder: string | null): Promise<void
     slotWallet,
     owner.address,
   ]);
-  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [`${user}_MN`, user, sealHex(owner.mnemonic, Buffer.from(keys.keyEncryptionKey, "hex"))]);
+  await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [
+    `${user}_MN`,
+    user,
+    sealHex(owner.mnemonic, Buffer.from(keys.keyEncryptionKey, "hex")),
+  ]);
   if (boughtUnder) await db.query("INSERT INTO cs_slot_last_cuid (slot, cuid) VALUES (lower($1), $2)", [slotWallet, boughtUnder]);
   contentAddresses.set(user, slotWallet);
   userWallets.set(user, userWallet);
@@ -43,7 +47,12 @@ async function oldWallet(user: number, boughtUnder: string | null): Promise<void
 beforeAll(async () => {
   // The cuid is registered on the suite's deployment (buy_slot needs it), by a service of the shared database.
   shared = await startService();
-  await shared.service.initPermissionProvider({ client_id: `sg_${randomBytes(6).toString("hex")}`, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
+  await shared.service.initPermissionProvider({
+    client_id: `sg_${randomBytes(6).toString("hex")}`,
+    cuid,
+    release_per: 0,
+    owner_addr: Wallet.createRandom().address,
+  });
   db = await openDatabase({});
   await migrate(db, { ...CHAIN_SERVICE_MIGRATIONS, migrations: CHAIN_SERVICE_MIGRATIONS.migrations.filter((m) => m.version <= 9) });
   for (const user of buyers) await oldWallet(user, cuid);
@@ -70,7 +79,12 @@ describe("migration 10: existing C_SALT wallets become first slots", () => {
       for (const [index, user] of [a, b].entries()) {
         const write = await ctx.writes.earlier(registrationIdentity(cuid, index));
         landedAnswer(await ctx.writes.outcome(write!));
-        expect(await service.slotInfo(cuid, index)).toMatchObject({ registered: true, owner: userWallets.get(user), slot: contentAddresses.get(user), tr_cnt: 0 });
+        expect(await service.slotInfo(cuid, index)).toMatchObject({
+          registered: true,
+          owner: userWallets.get(user),
+          slot: contentAddresses.get(user),
+          tr_cnt: 0,
+        });
       }
       // The cuid's numbering goes on after the migrated slots.
       expect(await db.query("SELECT next_idx FROM cs_slot_counters WHERE cuid = $1", [cuid])).toEqual([{ next_idx: 2 }]);
@@ -79,4 +93,3 @@ describe("migration 10: existing C_SALT wallets become first slots", () => {
     }
   });
 });
-

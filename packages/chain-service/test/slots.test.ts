@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Wallet, getAddress } from "ethers";
+import { getAddress } from "ethers";
 import { encryptHex } from "@slotgate/protocol/crypto";
-import { C_SALT, computeWalletAddress, connectAccount, slotSaleCalls, slotSalt } from "@slotgate/contracts";
+import { C_SALT, W_SALT, changeSlotOwnerCall, computeWalletAddress, connectAccount, slotSaleCalls, slotSalt } from "@slotgate/contracts";
 import { sharedCaller } from "./helpers/caller.js";
-import { type Harness, codeOf, landedAnswer, newUserId, pinOf, startService, testIdentity } from "./helpers/setup.js";
-import { registrationIdentity } from "../src/slots/slots.js";
+import { type Harness, codeOf, newUserId, pinOf, startService, testIdentity } from "./helpers/setup.js";
+import * as slotsHelpers from "./helpers/slots.js";
 import { findKeys, findWallet } from "../src/storage/wallets.js";
 import { ownerKeyFromMnemonic } from "../src/keys/mnemonic.js";
 import { openStoredMnemonic } from "../src/keys/stored-mnemonic.js";
@@ -19,28 +19,9 @@ afterAll(async () => {
   await h.service.close();
 });
 
-/** A registered cuid of a fresh client. */
-async function newCuid(): Promise<{ cuid: string; clientId: string; key: string; iv: string }> {
-  const clientId = `sg_${randomBytes(8).toString("hex")}`;
-  const cuid = `slots-${randomBytes(4).toString("hex")}`;
-  const provider = await h.service.initPermissionProvider({ client_id: clientId, cuid, release_per: 0, owner_addr: Wallet.createRandom().address });
-  return { cuid, clientId, key: provider.aes_key!, iv: provider.aes_iv! };
-}
-
-/** A user with a registered PIN: its id, PIN and key share. */
-async function userWithPin(pin = "246810") {
-  const uuid = newUserId();
-  const credentials = pinOf(pin);
-  const registered = (await h.service.registerPin({ user_uuid: uuid, ...credentials })).data[0]!;
-  return { uuid, pin: credentials, share: registered.key_share_user, wallet: registered.address };
-}
-
-/** Waits for a slot's `buy_slot` registration (a durable write the opening enqueued) to land. */
-async function registration(cuid: string, metaIdx: number) {
-  const write = await h.ctx.writes.earlier(registrationIdentity(cuid, metaIdx));
-  expect(write).not.toBeNull();
-  return landedAnswer(await h.ctx.writes.outcome(write!));
-}
+const newCuid = () => slotsHelpers.newCuid(h.service);
+const userWithPin = (pin?: string) => slotsHelpers.userWithPin(h.service, pin);
+const registration = (cuid: string, metaIdx: number) => slotsHelpers.registration(h.ctx, cuid, metaIdx);
 
 describe("slots: (cuid, meta_idx), one slot wallet each, one active per user and cuid", () => {
   it("a user's first slot is the C_SALT wallet of spec 2.6; later ones are CREATE2(owner EOA, slotSalt(cuid, meta_idx)), numbered per cuid", async () => {
@@ -104,7 +85,9 @@ describe("slots: (cuid, meta_idx), one slot wallet each, one active per user and
     const funded = await h.service.devFundSlot({ user_uuid: user, xotn: "300", cuid, client_id: clientId });
     expect(funded.address).toBe(second.slot);
     await h.service.buyContentToken({ client_id: clientId, user_dbkey: String(user), amount: "300", cuid });
-    await h.service.increaseUsed(clientId, { encrypted_message: encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "100", cuid }), key, iv) });
+    await h.service.increaseUsed(clientId, {
+      encrypted_message: encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "100", cuid }), key, iv),
+    });
     expect(await h.service.slotInfo(cuid, second.meta_idx)).toMatchObject({ balance: "200", used_balances: "100" });
     expect(await h.service.slotInfo(cuid, first.meta_idx)).toMatchObject({ balance: "0", used_balances: "0" });
   });
@@ -138,7 +121,15 @@ describe("a slot sale (exchange_token_owner): one UserOperation from the slot wa
     expect(sale).toMatchObject({ success: true, meta_idx: sold.meta_idx, new_owner: buyer.wallet, tr_cnt: 1 });
 
     const after = await h.service.slotInfo(cuid, sold.meta_idx);
-    expect(after).toMatchObject({ slot: sold.slot, owner: buyer.wallet, owner_user_id: String(buyer.uuid), tr_cnt: 1, balance: "1000", used_balances: "0", state: "sleeping" });
+    expect(after).toMatchObject({
+      slot: sold.slot,
+      owner: buyer.wallet,
+      owner_user_id: String(buyer.uuid),
+      tr_cnt: 1,
+      balance: "1000",
+      used_balances: "0",
+      state: "sleeping",
+    });
     const buyerWallet = (await findWallet(h.db, buyer.uuid))!;
     expect(getAddress(await connectAccount(sold.slot, h.ctx.provider).owner())).toBe(buyerWallet.ownerEoa);
     expect(await h.service.activeSlot(seller.uuid, cuid)).toBeNull();
@@ -157,15 +148,25 @@ describe("a slot sale (exchange_token_owner): one UserOperation from the slot wa
     // ...and by the chain: an operation from the slot wallet signed with the seller's key does not validate (AA24).
     const sellerKeys = (await findKeys(h.db, seller.uuid))!;
     const sellerKey = ownerKeyFromMnemonic(await openStoredMnemonic(h.ctx, sellerKeys.mnemonic));
-    const forged = h.ctx.sponsored.send({
-      sender: sold.slot,
-      deployment: { initialOwner: (await findWallet(h.db, seller.uuid))!.initialOwner, salt: C_SALT },
-      calls: slotSaleCalls({ exchange: h.service.addresses.exchange, cuid, slot: BigInt(sold.meta_idx), slotWallet: sold.slot, buyerWallet: seller.wallet, buyerOwner: sellerKey.address }),
-      ownerKey: Buffer.from(sellerKey.privateKey),
-      identity: testIdentity(`user:${seller.uuid}`),
-      budget: { userUuid: seller.uuid },
-      answer: { shape: "operation" },
-    });
+    const forged = h.ctx.sponsored.send(
+      {
+        sender: sold.slot,
+        deployment: { initialOwner: (await findWallet(h.db, seller.uuid))!.initialOwner, salt: C_SALT },
+        calls: slotSaleCalls({
+          exchange: h.service.addresses.exchange,
+          xotn: h.service.addresses.xotn,
+          cuid,
+          slot: BigInt(sold.meta_idx),
+          slotWallet: sold.slot,
+          buyerWallet: seller.wallet,
+          buyerOwner: sellerKey.address,
+        }),
+        identity: testIdentity(`user:${seller.uuid}`),
+        budget: { userUuid: seller.uuid },
+        answer: { shape: "operation" },
+      },
+      Buffer.from(sellerKey.privateKey),
+    );
     await expect(forged).rejects.toThrow(/AA24/);
     expect((await h.service.slotInfo(cuid, sold.meta_idx)).owner).toBe(buyer.wallet);
 
@@ -246,5 +247,67 @@ describe("recovery (spec 4.10 rule 8) re-keys every slot wallet the user owns", 
       key_share_user: recovered.key_share_user,
     });
     expect(back.tr_cnt).toBe(2);
+  });
+});
+
+describe("contentSlot: the wallet a blockchain client's answers name, never one the user no longer owns (issue 28)", () => {
+  const sell = (cuid: string, metaIdx: number, from: Awaited<ReturnType<typeof userWithPin>>, to: { uuid: number }) =>
+    h.service.exchangeSlotOwner({
+      state: `cs-${randomBytes(4).toString("hex")}`,
+      cu_id: cuid,
+      from_uuid: String(from.uuid),
+      to_uuid: String(to.uuid),
+      meta_idx: metaIdx,
+      ...from.pin,
+      key_share_user: from.share,
+    });
+
+  it("without a cuid: the C_SALT wallet while it is the user's, the W_SALT wallet once it was sold, the C_SALT wallet again bought back (tr_cnt 2, read from the chain)", async () => {
+    const { cuid } = await newCuid();
+    const seller = await userWithPin();
+    const buyer = await userWithPin("135790");
+    const cSalt = (await h.service.contentAddressFor(seller.uuid))!;
+    expect(await h.service.contentSlot(seller.uuid)).toEqual({ content_address: cSalt, tr_cnt: 0 });
+    const first = await h.service.openSlot(seller.uuid, cuid);
+    expect(first.slot, "the user's first slot is the C_SALT wallet").toBe(cSalt);
+    await registration(cuid, first.meta_idx);
+    expect(await h.service.contentSlot(seller.uuid)).toEqual({ content_address: cSalt, tr_cnt: 0 });
+
+    await sell(cuid, first.meta_idx, seller, buyer);
+    expect(await h.service.contentSlot(seller.uuid), "sold: the seller's own user wallet").toEqual({ content_address: seller.wallet, tr_cnt: 0 });
+    expect(await h.service.contentSlot(buyer.uuid), "the buyer's answer is the buyer's own C_SALT wallet").toEqual({
+      content_address: await h.service.contentAddressFor(buyer.uuid),
+      tr_cnt: 0,
+    });
+    await sell(cuid, first.meta_idx, buyer, seller);
+    expect(await h.service.contentSlot(seller.uuid)).toEqual({ content_address: cSalt, tr_cnt: 2 });
+  });
+
+  it("with a cuid: the active slot with the chain's tr_cnt; a slot the chain already shows with another owner is not named (slot_transfer_in_progress)", async () => {
+    const { cuid } = await newCuid();
+    const seller = await userWithPin();
+    const buyer = await userWithPin("135790");
+    const named = await h.service.contentSlot(seller.uuid, cuid);
+    const active = (await h.service.activeSlot(seller.uuid, cuid))!;
+    expect(named).toEqual({ content_address: active.slot, tr_cnt: 0, cu_id: cuid, meta_idx: active.meta_idx });
+    await registration(cuid, active.meta_idx);
+
+    // The registry moves on chain while the records still name the seller (as between a sale's landing and its
+    // settlement): here the seller's user wallet, the registered owner, gives the slot away itself (spec 4.9 form).
+    const wallet = (await findWallet(h.db, seller.uuid))!;
+    const key = ownerKeyFromMnemonic(await openStoredMnemonic(h.ctx, (await findKeys(h.db, seller.uuid))!.mnemonic));
+    await h.ctx.sponsored.send(
+      {
+        sender: wallet.address,
+        deployment: { initialOwner: wallet.initialOwner, salt: W_SALT },
+        calls: changeSlotOwnerCall(h.service.addresses.exchange, cuid, BigInt(active.meta_idx), buyer.wallet),
+        identity: testIdentity(`user:${seller.uuid}`),
+        budget: { userUuid: seller.uuid },
+        answer: { shape: "operation" },
+      },
+      key.privateKey,
+    );
+    expect((await h.service.slotInfo(cuid, active.meta_idx)).owner).toBe(buyer.wallet);
+    expect(await codeOf(h.service.contentSlot(seller.uuid, cuid))).toBe("slot_transfer_in_progress");
   });
 });

@@ -29,7 +29,11 @@ async function providerWithSlots(users: number) {
     slots.push({ user, slot: (await service.contentAddressFor(user))! });
   }
   const spend = (user: number, amount: number) => ({
-    encrypted_message: encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: String(amount), cuid }), registered.aes_key!, registered.aes_iv!),
+    encrypted_message: encryptHex(
+      JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: String(amount), cuid }),
+      registered.aes_key!,
+      registered.aes_iv!,
+    ),
   });
   return { clientId, cuid, slots, spend };
 }

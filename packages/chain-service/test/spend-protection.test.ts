@@ -99,12 +99,18 @@ describe("encrypted spend protection", () => {
     const ts = Math.floor(now.getTime() / 1000);
     const message = encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce, ts }), key, iv);
     await h.service.increaseUsed(clientId, { encrypted_message: message });
-    const count = async () =>
-      (await h.db.query("SELECT 1 FROM cs_spend_nonces WHERE client_id = $1 AND nonce = $2", [clientId, nonce])).length;
+    const count = async () => (await h.db.query("SELECT 1 FROM cs_spend_nonces WHERE client_id = $1 AND nonce = $2", [clientId, nonce])).length;
     expect(await count()).toBe(1);
     now = new Date(now.getTime() + 11 * 60 * 1000);
     const later = encryptHex(
-      JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce: randomBytes(12).toString("hex"), ts: Math.floor(now.getTime() / 1000) }),
+      JSON.stringify({
+        client_id: clientId,
+        user_dbkey: String(user),
+        amount: "1",
+        cuid,
+        nonce: randomBytes(12).toString("hex"),
+        ts: Math.floor(now.getTime() / 1000),
+      }),
       key,
       iv,
     );
@@ -136,7 +142,18 @@ describe("encrypted spend protection", () => {
 
 describe("AES key rotation with an overlap window", () => {
   const message = (k: string, i: string) =>
-    encryptHex(JSON.stringify({ client_id: clientId, user_dbkey: String(user), amount: "1", cuid, nonce: randomBytes(12).toString("hex"), ts: Math.floor(now.getTime() / 1000) }), k, i);
+    encryptHex(
+      JSON.stringify({
+        client_id: clientId,
+        user_dbkey: String(user),
+        amount: "1",
+        cuid,
+        nonce: randomBytes(12).toString("hex"),
+        ts: Math.floor(now.getTime() / 1000),
+      }),
+      k,
+      i,
+    );
 
   it("shows the provider side: key state, replay protection, cuids with release share and flag", async () => {
     const status = await h.service.providerStatus(clientId);
@@ -157,7 +174,10 @@ describe("AES key rotation with an overlap window", () => {
     expect(stored).not.toContain(key);
     expect((await h.service.increaseUsed(clientId, { encrypted_message: message(key, iv) })).amount).toBe("1");
     expect((await h.service.increaseUsed(clientId, { encrypted_message: message(rotation.aes_key, rotation.aes_iv) })).amount).toBe("1");
-    expect(await h.service.testEncryption({ client_id: clientId, test_string: "x" })).toEqual({ success: true, encrypted_string: encryptHex("x", rotation.aes_key, rotation.aes_iv) });
+    expect(await h.service.testEncryption({ client_id: clientId, test_string: "x" })).toEqual({
+      success: true,
+      encrypted_string: encryptHex("x", rotation.aes_key, rotation.aes_iv),
+    });
     expect((await h.service.providerStatus(clientId)).previous_key_valid_until).toBe(rotation.previous_key_valid_until);
 
     now = new Date(now.getTime() + 61_000);

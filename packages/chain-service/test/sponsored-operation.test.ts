@@ -21,31 +21,35 @@ describe("sponsored operations", () => {
     expect(await ctx.provider.getCode(reg.address)).toBe("0x");
     await h.service.fundWallet({ user_uuid: user, xotn: parseEther("10").toString(), wallet: "user" });
     const other = getAddress(`0x${"11".repeat(20)}`);
-    const result = landedAnswer(await runWalletOperation(
-      h.ctx,
-      {
-        user_uuid: user,
-        ...pin,
-        key_share_user: reg.key_share_user,
-      },
-      { kind: "erc20_transfer", from_address: reg.address, to_address: other, amount: "5", contract_address: h.service.addresses.xotn },
-      testIdentity(`user:${user}`),
-    ));
+    const result = landedAnswer(
+      await runWalletOperation(
+        h.ctx,
+        {
+          user_uuid: user,
+          ...pin,
+          key_share_user: reg.key_share_user,
+        },
+        { kind: "erc20_transfer", from_address: reg.address, to_address: other, amount: "5", contract_address: h.service.addresses.xotn },
+        testIdentity(`user:${user}`),
+      ),
+    );
     expect(result.deployed_wallet).toBe(true);
     expect(await ctx.provider.getCode(reg.address)).not.toBe("0x");
     const { xotn } = ctx.contracts;
     expect(await xotn.balanceOf(other)).toBe(5n);
     expect(await ctx.provider.getBalance(reg.address)).toBe(0n);
-    const second = landedAnswer(await runWalletOperation(
-      h.ctx,
-      {
-        user_uuid: user,
-        ...pin,
-        key_share_user: reg.key_share_user,
-      },
-      { kind: "erc20_transfer", from_address: reg.address, to_address: other, amount: "7", contract_address: h.service.addresses.xotn },
-      testIdentity(`user:${user}`),
-    ));
+    const second = landedAnswer(
+      await runWalletOperation(
+        h.ctx,
+        {
+          user_uuid: user,
+          ...pin,
+          key_share_user: reg.key_share_user,
+        },
+        { kind: "erc20_transfer", from_address: reg.address, to_address: other, amount: "7", contract_address: h.service.addresses.xotn },
+        testIdentity(`user:${user}`),
+      ),
+    );
     expect(second.deployed_wallet).toBe(false);
     expect(await xotn.balanceOf(other)).toBe(12n);
   });

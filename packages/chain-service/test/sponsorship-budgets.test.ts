@@ -23,7 +23,17 @@ async function user() {
   const pin = pinOf("777000");
   const reg = (await roomy.service.registerPin({ user_uuid: id, ...pin })).data[0]!;
   await roomy.service.fundWallet({ user_uuid: id, xotn: "50", wallet: "user" });
-  return { id, transfer: { from_address: reg.address, to_address: Wallet.createRandom().address, amount: "5", contract_address: roomy.service.addresses.xotn, ...pin, key_share_user: reg.key_share_user } };
+  return {
+    id,
+    transfer: {
+      from_address: reg.address,
+      to_address: Wallet.createRandom().address,
+      amount: "5",
+      contract_address: roomy.service.addresses.xotn,
+      ...pin,
+      key_share_user: reg.key_share_user,
+    },
+  };
 }
 
 describe("sponsorship budgets", () => {
@@ -49,10 +59,12 @@ describe("sponsorship budgets", () => {
     expect(usage.operations).toBe(2);
     expect(usage.wei).toBeGreaterThan(0n);
     // Settled to the actual gas cost, which is below what was reserved (the most it could cost).
-    const write = (await roomy.db.query<{ payload: { sponsorship: { reservedWei: string } } }>(
-      "SELECT payload FROM cs_writes WHERE scope = $1 AND kind = 'user_operation' ORDER BY id DESC LIMIT 1",
-      [`user:${id}`],
-    ))[0]!;
+    const write = (
+      await roomy.db.query<{ payload: { sponsorship: { reservedWei: string } } }>(
+        "SELECT payload FROM cs_writes WHERE scope = $1 AND kind = 'user_operation' ORDER BY id DESC LIMIT 1",
+        [`user:${id}`],
+      )
+    )[0]!;
     expect(usage.wei).toBeLessThan(2n * BigInt(write.payload.sponsorship.reservedWei));
     expect((await sponsorshipUsage(roomy.db, `user:${id}`, new Date("2026-11-25T10:00:00Z"))).operations).toBe(0);
   });

@@ -41,13 +41,18 @@ describe("sponsorship policy", () => {
     const deposit = await entryPoint.balanceOf(h.ctx.addresses.paymaster);
     const block = await h.ctx.provider.getBlockNumber();
     // The wallet holds no XOTN: the transfer reverts in simulation.
-    const error = await runWalletOperation(h.ctx, credentials, {
-      kind: "erc20_transfer",
-      from_address: address,
-      to_address: Wallet.createRandom().address,
-      amount: "5",
-      contract_address: h.service.addresses.xotn,
-    }, testIdentity(`user:${credentials.user_uuid}`)).catch((e: unknown) => e);
+    const error = await runWalletOperation(
+      h.ctx,
+      credentials,
+      {
+        kind: "erc20_transfer",
+        from_address: address,
+        to_address: Wallet.createRandom().address,
+        amount: "5",
+        contract_address: h.service.addresses.xotn,
+      },
+      testIdentity(`user:${credentials.user_uuid}`),
+    ).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "chain_reverted", details: { reason: "ERC20: transfer amount exceeds balance" } });
     expect(await entryPoint.balanceOf(h.ctx.addresses.paymaster)).toBe(deposit);
     expect(await h.ctx.provider.getBlockNumber()).toBe(block);
@@ -57,13 +62,18 @@ describe("sponsorship policy", () => {
   it("sponsors erc20_transfer only for tokens on the allow-list (XOTN by default)", async () => {
     const transfer = (harness: Harness, user: Awaited<ReturnType<typeof userWithWallet>>, token: string) =>
       codeOf(
-        runWalletOperation(harness.ctx, user.credentials, {
-          kind: "erc20_transfer",
-          from_address: user.address,
-          to_address: Wallet.createRandom().address,
-          amount: "1",
-          contract_address: token,
-        }, testIdentity(`user:${user.user}`)),
+        runWalletOperation(
+          harness.ctx,
+          user.credentials,
+          {
+            kind: "erc20_transfer",
+            from_address: user.address,
+            to_address: Wallet.createRandom().address,
+            amount: "1",
+            contract_address: token,
+          },
+          testIdentity(`user:${user.user}`),
+        ),
       );
     expect(await transfer(h, await userWithWallet(), otherToken)).toBe("sponsorship_refused");
     const listed = await startService({ sponsorship: { erc20AllowList: [allowedToken] } });
@@ -83,7 +93,13 @@ describe("sponsorship policy", () => {
     try {
       const { credentials, address } = await userWithWallet(capped.service);
       await capped.service.fundWallet({ user_uuid: credentials.user_uuid, xotn: "10", wallet: "user" });
-      const transfer = { kind: "erc20_transfer" as const, from_address: address, to_address: Wallet.createRandom().address, amount: "1", contract_address: capped.service.addresses.xotn };
+      const transfer = {
+        kind: "erc20_transfer" as const,
+        from_address: address,
+        to_address: Wallet.createRandom().address,
+        amount: "1",
+        contract_address: capped.service.addresses.xotn,
+      };
       // The wallet's first operation deploys it: 500,000 + 3 × 1,000,000 + 60,000 gas at most, above the cap.
       const error = await runWalletOperation(capped.ctx, credentials, transfer, testIdentity(`user:${credentials.user_uuid}`)).catch((e: unknown) => e);
       expect(error).toMatchObject({ code: "sponsorship_refused", status: 403 });
@@ -95,35 +111,30 @@ describe("sponsorship policy", () => {
     await expect(startService({ sponsorship: { erc20AllowList: ["not-an-address"] } })).rejects.toMatchObject({ code: "invalid_request" });
   });
 
-  it("restores the owner key only once it holds the wallet's lock", async () => {
+  it("restores the owner key only in the wallet's turn", async () => {
     const { credentials, address } = await userWithWallet();
     await h.service.fundWallet({ user_uuid: credentials.user_uuid, xotn: "10", wallet: "user" });
-    let release: () => void = () => undefined;
-    // Another operation of the wallet holds its lock: its own key is still being restored.
-    const held = h.ctx.sponsored.send({
-      sender: address,
-      deployment: { initialOwner: address, salt: 0n },
-      calls: [],
-      ownerKey: () => new Promise<Buffer>((_, reject) => (release = () => reject(new Error("done")))),
-      identity: testIdentity(`user:${credentials.user_uuid}`),
-      budget: { userUuid: credentials.user_uuid },
-      answer: { shape: "operation" },
-    });
+    // Another operation of the wallet has its turn: its own key is being restored.
+    const release = await h.ctx.sponsored.walletTurn(address);
     const wrong = { ...credentials, pin_hash: pinOf("000000", credentials.pin_salt).pin_hash };
-    const attempt = runWalletOperation(h.ctx, wrong, {
-      kind: "erc20_transfer",
-      from_address: address,
-      to_address: Wallet.createRandom().address,
-      amount: "1",
-      contract_address: h.service.addresses.xotn,
-    }, testIdentity(`user:${credentials.user_uuid}`)).catch((e: unknown) => e);
+    const attempt = runWalletOperation(
+      h.ctx,
+      wrong,
+      {
+        kind: "erc20_transfer",
+        from_address: address,
+        to_address: Wallet.createRandom().address,
+        amount: "1",
+        contract_address: h.service.addresses.xotn,
+      },
+      testIdentity(`user:${credentials.user_uuid}`),
+    ).catch((e: unknown) => e);
     await new Promise((resolve) => setTimeout(resolve, 300));
     // While another operation of the wallet holds its lock, the PIN is not even checked (no key in memory).
     const failures = async () =>
       (await h.db.query<{ failures: number }>("SELECT failures FROM cs_pin_attempts WHERE user_uuid = $1", [credentials.user_uuid]))[0]?.failures ?? 0;
     expect(await failures()).toBe(0);
     release();
-    await held.catch(() => undefined);
     expect(await attempt).toMatchObject({ code: "pin_invalid" });
     expect(await failures()).toBe(1);
   });

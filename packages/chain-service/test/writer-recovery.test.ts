@@ -56,7 +56,14 @@ async function recordApprove(signer: string, spender: string, amount: bigint) {
     data: ctx.contracts.xotn.interface.encodeFunctionData("approve", [spender, amount]),
     answer: { kind: "transaction" },
   };
-  const { record } = await insertWrite(ctx.db, { kind: "call", signer, scope: "test", idempotencyKey: null, requestHash: `approve-${spender}`, payload: payload as unknown as Record<string, unknown> });
+  const { record } = await insertWrite(ctx.db, {
+    kind: "call",
+    signer,
+    scope: "test",
+    idempotencyKey: null,
+    requestHash: `approve-${spender}`,
+    payload: payload as unknown as Record<string, unknown>,
+  });
   return record;
 }
 
@@ -78,7 +85,13 @@ describe("a writer that dies", () => {
 
     const dying = writer(signer, "dying-instance", droppingProvider(ctx.provider._getConnection().url));
     dying.kick();
-    const kept = await until(() => ctx.db.query<{ raw: string; tx_hash: string; sent_at: Date | null }>("SELECT raw, tx_hash, sent_at FROM cs_transactions WHERE signer = $1", [signer.address]), (rows) => rows.length === 1);
+    const kept = await until(
+      () =>
+        ctx.db.query<{ raw: string; tx_hash: string; sent_at: Date | null }>("SELECT raw, tx_hash, sent_at FROM cs_transactions WHERE signer = $1", [
+          signer.address,
+        ]),
+      (rows) => rows.length === 1,
+    );
     await dying.stop();
     expect(kept[0]!.sent_at).toBeNull();
     expect(await ctx.provider.getTransactionCount(signer.address)).toBe(0);
@@ -86,7 +99,10 @@ describe("a writer that dies", () => {
 
     const next = writer(signer, "next-instance", ctx.provider);
     next.start();
-    const settled = await until(() => findWrite(ctx.db, write.id), (w) => w!.status === "confirmed");
+    const settled = await until(
+      () => findWrite(ctx.db, write.id),
+      (w) => w!.status === "confirmed",
+    );
     await next.stop();
     expect(settled!.result).toMatchObject({ success: true, tx_hash: kept[0]!.tx_hash });
     expect(keccak256(kept[0]!.raw)).toBe(kept[0]!.tx_hash);
@@ -102,18 +118,26 @@ describe("a writer that dies", () => {
     const write = await recordApprove(signer.address, spender, 42n);
     const dying = writer(signer, "dying-instance-2", droppingProvider(ctx.provider._getConnection().url));
     dying.kick();
-    await until(() => ctx.db.query("SELECT 1 FROM cs_transactions WHERE signer = $1", [signer.address]), (rows) => rows.length === 1);
+    await until(
+      () => ctx.db.query("SELECT 1 FROM cs_transactions WHERE signer = $1", [signer.address]),
+      (rows) => rows.length === 1,
+    );
     await dying.stop();
     // Someone else uses the key meanwhile: nonce 0 is taken by another transaction.
     await (await signer.sendTransaction({ to: signer.address, value: 0n, nonce: 0 })).wait();
 
     const next = writer(signer, "next-instance-2", ctx.provider);
     next.start();
-    const settled = await until(() => findWrite(ctx.db, write.id), (w) => w!.status === "confirmed");
+    const settled = await until(
+      () => findWrite(ctx.db, write.id),
+      (w) => w!.status === "confirmed",
+    );
     await next.stop();
     expect(await ctx.contracts.xotn.allowance(signer.address, spender)).toBe(42n);
     expect(await ctx.provider.getTransactionCount(signer.address)).toBe(2);
-    const rows = await ctx.db.query<{ nonce: string; status: string }>("SELECT nonce, status FROM cs_transactions WHERE signer = $1 ORDER BY nonce", [signer.address]);
+    const rows = await ctx.db.query<{ nonce: string; status: string }>("SELECT nonce, status FROM cs_transactions WHERE signer = $1 ORDER BY nonce", [
+      signer.address,
+    ]);
     expect(rows.map((r) => [Number(r.nonce), r.status])).toEqual([
       [0, "replaced"],
       [1, "mined"],
@@ -127,16 +151,25 @@ describe("a writer that dies", () => {
     const holder = writer(signer, "holder", ctx.provider);
     const standby = writer(signer, "standby", ctx.provider);
     holder.start();
-    await until(async () => holder.holdsLease, (held) => held);
+    await until(
+      async () => holder.holdsLease,
+      (held) => held,
+    );
     standby.start();
     const first = await recordApprove(signer.address, Wallet.createRandom().address, 1n);
-    await until(() => findWrite(ctx.db, first.id), (w) => w!.status === "confirmed");
+    await until(
+      () => findWrite(ctx.db, first.id),
+      (w) => w!.status === "confirmed",
+    );
     expect(standby.holdsLease).toBe(false);
     expect(standby.stats.transactions).toBe(0);
     await holder.stop();
     const second = await recordApprove(signer.address, Wallet.createRandom().address, 2n);
     standby.kick();
-    await until(() => findWrite(ctx.db, second.id), (w) => w!.status === "confirmed");
+    await until(
+      () => findWrite(ctx.db, second.id),
+      (w) => w!.status === "confirmed",
+    );
     expect(standby.stats.transactions).toBe(1);
     await standby.stop();
     expect(await transactionNonces(ctx.db, signer.address)).toEqual([0n, 1n]);

@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { build } from "esbuild";
 
-const BUDGET_BYTES = 3 * 1024; // 3 KB min+gzip
+// 4.5 KB since the redirect mode (PKCE), the login-state events and silent renewal joined the popup in the Slotgate
+// class (issue 32):
+// the popup-only class measured 2763 B; docs/decisions/client-sdk.md, "Size budget".
+const BUDGET_BYTES = 4.5 * 1024; // 4.5 KB min+gzip
 
 async function minGzip(stdin) {
   const result = await build({
@@ -42,4 +45,4 @@ if (over.length > 0) {
   console.error(`Over the ${BUDGET_BYTES} B min+gzip budget: ${over.map((r) => r.name).join(", ")}`);
   process.exit(1);
 }
-console.log(`All within the ${BUDGET_BYTES} B (3 KB) min+gzip budget.`);
+console.log(`All within the ${BUDGET_BYTES} B (4.5 KB) min+gzip budget.`);

@@ -23,3 +23,11 @@ export const CLOCK_SKEW_SECONDS = 30;
 export const AUTHORIZE_PATH = "/oauth/authorize";
 /** @internal */
 export const REVOKE_PATH = "/v1/oauth/revoke";
+/** @internal */
+export const TOKEN_PATH = "/oauth/token";
+/** @internal */
+export const BROWSER_LOGOUT_PATH = "/oauth/logout";
+/** @internal */
+export const RENEW_TIMEOUT_MS = 10_000;
+/** @internal */
+export const RENEW_BEFORE_SECONDS = 300;

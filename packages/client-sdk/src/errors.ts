@@ -15,13 +15,7 @@
  * const retryable: SlotgateErrorCode[] = ["popup_closed", "login_timeout"];
  * ```
  */
-export type SlotgateErrorCode =
-  | "popup_blocked"
-  | "popup_closed"
-  | "login_failed"
-  | "login_timeout"
-  | "invalid_options"
-  | "refresh_unsupported";
+export type SlotgateErrorCode = "popup_blocked" | "popup_closed" | "login_failed" | "login_timeout" | "invalid_options" | "refresh_unsupported";
 
 const MESSAGES: Partial<Record<SlotgateErrorCode, string>> = {
   popup_blocked: "Popup blocked",

@@ -1,7 +1,7 @@
 /**
  * `@slotgate/client-sdk`: the Slotgate browser SDK. Popup login over postMessage (with a
- * BroadcastChannel fallback when a Cross-Origin-Opener-Policy severs `window.opener`), the stored
- * session, logout. No runtime dependencies.
+ * BroadcastChannel fallback when a Cross-Origin-Opener-Policy severs `window.opener`), full-page redirect
+ * login with PKCE S256, login-state events, the stored session, logout. No runtime dependencies.
  *
  * @example
  * ```ts
@@ -12,7 +12,15 @@
  *
  * @packageDocumentation
  */
-export { Slotgate, type LoginOptions, type LoginResult, type LogoutOptions, type RefreshOptions } from "./slotgate.js";
+export {
+  Slotgate,
+  type LoginOptions,
+  type LoginResult,
+  type LogoutOptions,
+  type RedirectLoginOptions,
+  type RefreshOptions,
+} from "./slotgate.js";
+export type { SlotgateEvent } from "./session/events.js";
 export type { SlotgateOptions } from "./options.js";
 export { SlotgateError, type SlotgateErrorCode } from "./errors.js";
 export { handleLoginCallback, type HandleLoginCallbackOptions } from "./callback.js";

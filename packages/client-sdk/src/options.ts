@@ -40,6 +40,20 @@ export interface SlotgateOptions {
    */
   popupHeight?: number;
   /**
+   * Keep the user signed in past the JWT's 7 days: {@link Slotgate.renew} runs by itself 5 minutes before the
+   * stored JWT expires, and at construction when it has already expired (docs/decisions/client-sdk.md,
+   * "Sessions that outlive a JWT").
+   * @default false
+   */
+  autoRenew?: boolean;
+  /**
+   * The player's preferred languages for the sign-in popup, as OpenID Connect `ui_locales`: language tags
+   * separated by spaces, in order (`"ja en"`). The service shows the first it ships (English, Japanese,
+   * Korean, Arabic), else follows the browser.
+   * @default the browser's languages
+   */
+  uiLocales?: string;
+  /**
    * The fetch used by {@link Slotgate.logout} to revoke the token (tests, instrumentation).
    * @default globalThis.fetch
    */
@@ -54,6 +68,8 @@ export interface ResolvedOptions {
   redirectUri: string;
   width: number;
   height: number;
+  autoRenew: boolean;
+  uiLocales?: string | undefined;
   fetch?: typeof fetch;
 }
 
@@ -97,6 +113,11 @@ export function resolveOptions(options: SlotgateOptions): ResolvedOptions {
   if (redirect.hash) fail("redirectUri must not have a fragment");
   if (options.responseType !== undefined && options.responseType !== "code") fail('responseType must be "code"');
   if (options.fetch !== undefined && typeof options.fetch !== "function") fail("fetch must be a function");
+  if (options.autoRenew !== undefined && typeof options.autoRenew !== "boolean") fail("autoRenew must be a boolean");
+  const { uiLocales } = options;
+  if (uiLocales !== undefined && (typeof uiLocales !== "string" || uiLocales.length > 256 || !/^[A-Za-z0-9-]+( [A-Za-z0-9-]+)*$/.test(uiLocales))) {
+    fail('uiLocales must be language tags separated by single spaces, e.g. "ja en"');
+  }
   return {
     origin: service.origin,
     baseUrl: service.href.replace(/\/+$/, ""),
@@ -104,6 +125,8 @@ export function resolveOptions(options: SlotgateOptions): ResolvedOptions {
     redirectUri: options.redirectUri,
     width: size(options.popupWidth, POPUP_WIDTH, "popupWidth"),
     height: size(options.popupHeight, POPUP_HEIGHT, "popupHeight"),
+    autoRenew: options.autoRenew === true,
+    uiLocales,
     fetch: options.fetch,
   };
 }

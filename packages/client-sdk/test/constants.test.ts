@@ -15,6 +15,10 @@ describe("constants copied from @slotgate/protocol (kept out of the bundle)", ()
       CLOCK_SKEW_SECONDS: LIMITS.clockSkewSeconds,
       AUTHORIZE_PATH: PATHS.authorize,
       REVOKE_PATH: PATHS.revoke,
+      TOKEN_PATH: PATHS.token,
+      BROWSER_LOGOUT_PATH: PATHS.browserLogout,
+      RENEW_TIMEOUT_MS: 10_000,
+      RENEW_BEFORE_SECONDS: 300,
     });
   });
 });

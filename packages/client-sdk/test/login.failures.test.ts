@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { Slotgate, SlotgateError } from "../src/index.js";
-import { CLOSE_GRACE_MS, POLL_MS } from "../src/login/await-result.js";
+import { CLOSE_GRACE_MS, POLL_MS, SEVERANCE_MS } from "../src/login/await-result.js";
 import { fakePopup, postFromPopup, stubWindowOpen } from "./helpers/fake-popup.js";
 
 const SERVICE = "https://auth.slotgate.test";
@@ -69,7 +69,7 @@ describe("login() failures", () => {
     stubWindowOpen(popup);
     const promise = settleLater(new Slotgate(options).login());
     popup.crossOrigin = true; // the login page of the service is showing
-    await vi.advanceTimersByTimeAsync(POLL_MS);
+    await vi.advanceTimersByTimeAsync(POLL_MS + SEVERANCE_MS);
     popup.closed = true; // the user closes it
     await vi.advanceTimersByTimeAsync(POLL_MS + CLOSE_GRACE_MS);
     await expect(promise).rejects.toMatchObject({ code: "popup_closed", message: "User closed the login window" });
@@ -136,6 +136,26 @@ describe("login() failures", () => {
       expect(vi.getTimerCount()).toBe(1); // only the timeout is left
       await vi.advanceTimersByTimeAsync(30_000);
       await expect(promise).rejects.toMatchObject({ code: "login_timeout" });
+    });
+
+    it("takes a popup seen cross-origin for less than SEVERANCE_MS, then closed, as severed (Chromium shows the page a moment before the swap)", async () => {
+      const popup = fakePopup();
+      stubWindowOpen(popup);
+      const promise = settleLater(new Slotgate(options).login({ timeout: 60_000 }));
+      popup.crossOrigin = true;
+      await vi.advanceTimersByTimeAsync(POLL_MS);
+      popup.closed = true;
+      await vi.advanceTimersByTimeAsync(SEVERANCE_MS + CLOSE_GRACE_MS * 5);
+      let settled = false;
+      promise.then(
+        () => (settled = true),
+        () => (settled = true),
+      );
+      await vi.advanceTimersByTimeAsync(0);
+      expect(settled).toBe(false);
+      window.dispatchEvent(new Event("focus"));
+      await vi.advanceTimersByTimeAsync(CLOSE_GRACE_MS);
+      await expect(promise).rejects.toMatchObject({ code: "popup_closed" });
     });
 
     it("treats focus returning to the app as the user closing the popup", async () => {

@@ -104,11 +104,7 @@ describe("login() success", () => {
     stubWindowOpen(popup);
     const promise = new Slotgate(options).login({ state: "s1" });
     const { origin = SERVICE, source = popup, ...fields } = change as Record<string, unknown>;
-    postFromPopup(
-      { from: "slotgate", type: "success", data: JWT, state: "s1", ...fields },
-      origin as string,
-      source === "other" ? {} : source,
-    );
+    postFromPopup({ from: "slotgate", type: "success", data: JWT, state: "s1", ...fields }, origin as string, source === "other" ? {} : source);
     postFromPopup("not an object", SERVICE, popup);
     postFromPopup(null, SERVICE, popup);
     let settled = false;

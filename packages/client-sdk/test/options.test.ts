@@ -21,19 +21,15 @@ function errorOf(options: unknown): SlotgateError {
 describe("new Slotgate(options)", () => {
   it("accepts the spec's options with their defaults", () => {
     expect(new Slotgate(valid)).toBeInstanceOf(Slotgate);
-    expect(
-      new Slotgate({ ...valid, responseType: "code", popupWidth: 600, popupHeight: 500, fetch: globalThis.fetch }),
-    ).toBeInstanceOf(Slotgate);
+    expect(new Slotgate({ ...valid, responseType: "code", popupWidth: 600, popupHeight: 500, fetch: globalThis.fetch })).toBeInstanceOf(Slotgate);
   });
 
-  it.each([
-    "http://localhost:8080",
-    "http://127.0.0.1:4010",
-    "http://[::1]:4010",
-    "https://auth.slotgate.test/base/",
-  ])("accepts slotgateUrl %s", (slotgateUrl) => {
-    expect(new Slotgate({ ...valid, slotgateUrl })).toBeInstanceOf(Slotgate);
-  });
+  it.each(["http://localhost:8080", "http://127.0.0.1:4010", "http://[::1]:4010", "https://auth.slotgate.test/base/"])(
+    "accepts slotgateUrl %s",
+    (slotgateUrl) => {
+      expect(new Slotgate({ ...valid, slotgateUrl })).toBeInstanceOf(Slotgate);
+    },
+  );
 
   it.each([
     [null, "options must be an object"],
@@ -57,10 +53,20 @@ describe("new Slotgate(options)", () => {
     [{ ...valid, popupWidth: "600" }, "popupWidth must be an integer between 100 and 10000"],
     [{ ...valid, popupHeight: 10_001 }, "popupHeight must be an integer between 100 and 10000"],
     [{ ...valid, fetch: "fetch" }, "fetch must be a function"],
+    [{ ...valid, uiLocales: "ja,en" }, 'uiLocales must be language tags separated by single spaces, e.g. "ja en"'],
+    [{ ...valid, uiLocales: "" }, 'uiLocales must be language tags separated by single spaces, e.g. "ja en"'],
   ])("rejects %o with invalid_options: %s", (options, message) => {
     const error = errorOf(options);
     expect(error).toBeInstanceOf(SlotgateError);
     expect(error).toMatchObject({ code: "invalid_options", message, name: "SlotgateError" });
+  });
+
+  it("sends uiLocales as ui_locales, and nothing when it is not set", () => {
+    const open = vi.spyOn(window, "open").mockImplementation(() => null);
+    new Slotgate({ ...valid, uiLocales: "ja en" }).login().catch(() => {});
+    new Slotgate(valid).login().catch(() => {});
+    expect(new URL(String(open.mock.calls[0]?.[0])).searchParams.get("ui_locales")).toBe("ja en");
+    expect(new URL(String(open.mock.calls[1]?.[0])).searchParams.has("ui_locales")).toBe(false);
   });
 
   it("sends redirectUri exactly as given (registered URIs are compared character for character)", () => {

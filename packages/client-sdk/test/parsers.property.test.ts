@@ -53,16 +53,13 @@ describe("parsers never throw and accept only what they should (fast-check)", ()
   it("the constructor either accepts options or throws SlotgateError invalid_options, never anything else", () => {
     const option = fc.oneof(fc.string(), fc.webUrl(), fc.integer(), fc.constant(undefined), fc.constant(null));
     fc.assert(
-      fc.property(
-        fc.record({ slotgateUrl: option, clientId: option, redirectUri: option, popupWidth: option, popupHeight: option }),
-        (options) => {
-          try {
-            new Slotgate(options as unknown as SlotgateOptions);
-          } catch (error) {
-            expect(error).toMatchObject({ name: "SlotgateError", code: "invalid_options" });
-          }
-        },
-      ),
+      fc.property(fc.record({ slotgateUrl: option, clientId: option, redirectUri: option, popupWidth: option, popupHeight: option }), (options) => {
+        try {
+          new Slotgate(options as unknown as SlotgateOptions);
+        } catch (error) {
+          expect(error).toMatchObject({ name: "SlotgateError", code: "invalid_options" });
+        }
+      }),
     );
   });
 });

@@ -9,7 +9,12 @@ const options = { slotgateUrl: SERVICE, clientId: "sg_client123", redirectUri: "
 const NOW = Date.UTC(2026, 0, 1) / 1000;
 
 const revoked: string[] = [];
+const sessionsEnded: string[] = [];
 const server = setupServer(
+  http.post(`${SERVICE}/oauth/logout`, async ({ request }) => {
+    sessionsEnded.push(await request.text());
+    return new HttpResponse(null, { status: 204 });
+  }),
   http.post(`${SERVICE}/v1/oauth/revoke`, ({ request }) => {
     revoked.push(request.headers.get("authorization") ?? "");
     return HttpResponse.json({ success: true, revoked: true });
@@ -23,6 +28,7 @@ beforeEach(() => {
   vi.setSystemTime(NOW * 1000);
   localStorage.clear();
   revoked.length = 0;
+  sessionsEnded.length = 0;
 });
 afterEach(() => {
   vi.useRealTimers();
@@ -74,13 +80,11 @@ describe("isLoggedIn()", () => {
 
   it("is false without a token", () => expect(loggedInWith(null)).toBe(false));
   it("is true for a token whose exp is in the future", () => expect(loggedInWith(jwtWithExp(NOW + 3600))).toBe(true));
-  it("is true within the 30 s clock-skew allowance after exp", () =>
-    expect(loggedInWith(jwtWithExp(NOW - 29))).toBe(true));
+  it("is true within the 30 s clock-skew allowance after exp", () => expect(loggedInWith(jwtWithExp(NOW - 29))).toBe(true));
   it("is false once exp + 30 s has passed", () => expect(loggedInWith(jwtWithExp(NOW - 30))).toBe(false));
   it("is false for a token without exp", () => expect(loggedInWith(jwtWithExp(undefined))).toBe(false));
-  it.each(["not-a-jwt", "a.%%%.c", "a.bm90IGpzb24.c", `a.${btoa('{"exp":"soon"}')}.c`])(
-    "is false for a malformed token %s",
-    (token) => expect(loggedInWith(token)).toBe(false),
+  it.each(["not-a-jwt", "a.%%%.c", "a.bm90IGpzb24.c", `a.${btoa('{"exp":"soon"}')}.c`])("is false for a malformed token %s", (token) =>
+    expect(loggedInWith(token)).toBe(false),
   );
 });
 
@@ -93,6 +97,7 @@ describe("logout()", () => {
     const slotgate = new Slotgate(options);
     await expect(slotgate.logout()).resolves.toBeUndefined();
     expect(revoked).toEqual([`Bearer ${jwt}`]);
+    expect(sessionsEnded).toEqual(["client_id=sg_client123"]);
     expect(slotgate.getToken()).toBeNull();
     expect(slotgate.getCode()).toBeNull();
     expect(slotgate.isLoggedIn()).toBe(false);
@@ -101,7 +106,7 @@ describe("logout()", () => {
 
   it("does not call the service when there is no token", async () => {
     await new Slotgate(options).logout();
-    expect(revoked).toEqual([]);
+    expect([revoked, sessionsEnded]).toEqual([[], []]);
   });
 
   it.each([
@@ -128,9 +133,7 @@ describe("logout()", () => {
     let seen: AbortSignal | undefined;
     const hanging = vi.fn((_url: string, init: RequestInit) => {
       seen = init.signal ?? undefined;
-      return new Promise<Response>((_resolve, reject) =>
-        init.signal?.addEventListener("abort", () => reject(init.signal?.reason)),
-      );
+      return new Promise<Response>((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
     });
     const slotgate = new Slotgate({ ...options, fetch: hanging as unknown as typeof fetch });
     await expect(slotgate.logout({ timeout: 20 })).resolves.toBeUndefined();

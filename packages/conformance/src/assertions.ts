@@ -53,6 +53,10 @@ export async function expectJson(response: Response, status: number, what = "res
 export function expectDetailPath(error: ErrorBody, path: string, what: string): void {
   const paths = (error.details ?? []).map((d) => d.path);
   expect(paths.length, `${what}: details present`).toBeGreaterThan(0);
-  if (path === "(body)") expect(paths.some((p) => p === "(body)" || p === ""), `${what}: body-level detail in ${JSON.stringify(paths)}`).toBe(true);
+  if (path === "(body)")
+    expect(
+      paths.some((p) => p === "(body)" || p === ""),
+      `${what}: body-level detail in ${JSON.stringify(paths)}`,
+    ).toBe(true);
   else expect(paths, what).toContain(path);
 }

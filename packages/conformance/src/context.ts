@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { type ClientRegistrationRequest, type ClientRegistrationResponse, PATHS, type TokenResponse } from "@slotgate/protocol";
+import { type AnyEndpoint, ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { devUserLoginResponseSchema, tokenResponseSchema } from "@slotgate/protocol/schemas";
 import { expect } from "vitest";
 import { expectOk } from "./assertions.js";
 import { type CallbackReceiver, startCallbackReceiver } from "./callback-receiver.js";
 import { ConformanceError } from "./errors.js";
 import { inputValue, scriptById } from "./html.js";
+import { expectRowAnswer, rowOf } from "./row-answers.js";
 import type { ConformanceTarget } from "./target.js";
 
 /** A client application the suite registered, with its secret and main redirect URI. */
@@ -40,9 +42,14 @@ export interface AuthorizePage {
 export interface ConformanceContext {
   readonly target: ConformanceTarget;
   readonly baseUrl: string;
+  /** The endpoint table's rows the target serves (`target.endpoints`, by default every row not for the development chain only). */
+  readonly endpoints: readonly AnyEndpoint[];
   /** Absolute URL of a service path with an optional query. */
   url(path: string, query?: Record<string, string>): string;
-  /** `fetch` against the service (relative paths are resolved against the base URL). */
+  /**
+   * `fetch` against the service (relative paths are resolved against the base URL). Every success
+   * answer of a row of the endpoint table is asserted to match the row's answer schema for its status.
+   */
   request(path: string, init?: RequestInit): Promise<Response>;
   postJson(path: string, body: unknown, headers?: Record<string, string>): Promise<Response>;
   postForm(path: string, fields: Record<string, string>, headers?: Record<string, string>): Promise<Response>;
@@ -69,7 +76,11 @@ export interface ConformanceContext {
   /** POSTs the authorize form (redirects not followed). `cookie: null` sends no cookie. */
   submitAuthorize(fields: AuthorizeFields, cookie: string | null): Promise<Response>;
   /** Page-mode approval: returns the code from the redirect. */
-  authorizeCode(client: RegisteredClient, user: TestUser, extra?: { redirect_uri?: string; code_challenge?: string }): Promise<{ code: string; state: string; redirect_uri: string }>;
+  authorizeCode(
+    client: RegisteredClient,
+    user: TestUser,
+    extra?: { redirect_uri?: string; code_challenge?: string },
+  ): Promise<{ code: string; state: string; redirect_uri: string }>;
   /** `POST /oauth/token`. */
   exchange(
     client: RegisteredClient,
@@ -101,6 +112,14 @@ export function setCookieValue(response: Response, name: string): string | undef
   return undefined;
 }
 
+/** The rows a target serves: its `endpoints`, by default every row of the table not for the development chain only. */
+function servedRows(target: ConformanceTarget): AnyEndpoint[] {
+  const rows = Object.values(ENDPOINTS) as AnyEndpoint[];
+  if (!target.endpoints) return rows.filter((row) => !row.development);
+  const named = new Set<string>(target.endpoints);
+  return rows.filter((row) => named.has(row.name));
+}
+
 function basicHeader(id: string, secret: string): string {
   return `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret)}`).toString("base64")}`;
 }
@@ -118,10 +137,17 @@ function basicHeader(id: string, secret: string): string {
  */
 export async function createConformanceContext(target: ConformanceTarget): Promise<ConformanceContext> {
   const baseUrl = target.baseUrl().replace(/\/+$/, "");
+  const basePath = new URL(baseUrl).pathname.replace(/\/+$/, "");
   const doFetch: typeof fetch = (input, init) => (target.fetch ?? globalThis.fetch)(input, init);
   const url = (path: string, query?: Record<string, string>) =>
     `${/^https?:\/\//.test(path) ? path : `${baseUrl}${path}`}${query ? `?${new URLSearchParams(query)}` : ""}`;
-  const request = (path: string, init?: RequestInit) => doFetch(url(path), init);
+  const request = async (path: string, init?: RequestInit) => {
+    const absolute = url(path);
+    const response = await doFetch(absolute, init);
+    const row = absolute.startsWith(`${baseUrl}/`) ? rowOf(init?.method ?? "GET", new URL(absolute).pathname.slice(basePath.length)) : undefined;
+    if (row) await expectRowAnswer(row, response);
+    return response;
+  };
   const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     request(path, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
   const postForm = (path: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
@@ -158,8 +184,20 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
         blockchain: false,
         ...common,
       }),
-      chain: await register({ name: "Conformance Chain", redirect_uris: ["https://chain.conformance.test/callback/"], platform: "web", blockchain: true, ...common }),
-      loopback: await register({ name: "Conformance Game", redirect_uris: [`http://127.0.0.1:${loopbackPort}/callback`], platform: "game", blockchain: false, ...common }),
+      chain: await register({
+        name: "Conformance Chain",
+        redirect_uris: ["https://chain.conformance.test/callback/"],
+        platform: "web",
+        blockchain: true,
+        ...common,
+      }),
+      loopback: await register({
+        name: "Conformance Game",
+        redirect_uris: [`http://127.0.0.1:${loopbackPort}/callback`],
+        platform: "game",
+        blockchain: false,
+        ...common,
+      }),
       backend: await register({ name: "Conformance Backend", redirect_uris: [receiver.url], platform: "web", blockchain: true, ...common }),
       device: await register({
         name: "Conformance Console",
@@ -191,9 +229,15 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
     const approve = async (query: Record<string, string>, user: { email: string; password: string }, extra: Record<string, string> = {}) => {
       const page = await openAuthorize(query);
       if (page.response.status !== 200 || !page.csrfToken || !page.csrfCookie) {
-        throw new ConformanceError("setup_failed", `authorize page answered ${page.response.status} (csrf input ${Boolean(page.csrfToken)}, cookie ${Boolean(page.csrfCookie)})`);
+        throw new ConformanceError(
+          "setup_failed",
+          `authorize page answered ${page.response.status} (csrf input ${Boolean(page.csrfToken)}, cookie ${Boolean(page.csrfCookie)})`,
+        );
       }
-      return submitAuthorize({ ...query, csrf_token: page.csrfToken, email: user.email, password: user.password, decision: "approve", ...extra }, page.csrfCookie);
+      return submitAuthorize(
+        { ...query, csrf_token: page.csrfToken, email: user.email, password: user.password, decision: "approve", ...extra },
+        page.csrfCookie,
+      );
     };
 
     const codeFrom = (response: Response, what: string): { code: string; state: string } => {
@@ -262,10 +306,14 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
       const step = await submitAuthorize({ ...query, csrf_token: page.csrfToken, email, password, decision: "approve", intent: "signup" }, page.csrfCookie);
       const stepHtml = await step.text();
       const challenge = inputValue(stepHtml, "challenge");
-      if (step.status !== 200 || !challenge) throw new ConformanceError("unexpected_response", `signup: expected the mailbox step (200 with a challenge input), got ${step.status}`);
+      if (step.status !== 200 || !challenge)
+        throw new ConformanceError("unexpected_response", `signup: expected the mailbox step (200 with a challenge input), got ${step.status}`);
       const otp = await target.readMailedCode(email);
       const { code } = codeFrom(
-        await submitAuthorize({ ...query, csrf_token: inputValue(stepHtml, "csrf_token") ?? page.csrfToken, challenge, otp, decision: "approve" }, page.csrfCookie),
+        await submitAuthorize(
+          { ...query, csrf_token: inputValue(stepHtml, "csrf_token") ?? page.csrfToken, challenge, otp, decision: "approve" },
+          page.csrfCookie,
+        ),
         "signup code",
       );
       const token = await expectOk(await exchange(clients.web, code), tokenResponseSchema, 200, "signup token exchange");
@@ -278,6 +326,7 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
     return {
       target,
       baseUrl,
+      endpoints: servedRows(target),
       url,
       request,
       postJson,

@@ -1,3 +1,5 @@
+import { CodedError } from "@slotgate/protocol";
+
 /** Stable codes of {@link ConformanceError}. */
 export type ConformanceErrorCode = "setup_failed" | "callback_timeout" | "unexpected_response";
 
@@ -10,12 +12,6 @@ export type ConformanceErrorCode = "setup_failed" | "callback_timeout" | "unexpe
  * try { await ctx.receiver.waitFor(state); } catch (e) { if (e instanceof ConformanceError) console.log(e.code); }
  * ```
  */
-export class ConformanceError extends Error {
+export class ConformanceError extends CodedError<ConformanceErrorCode> {
   override name = "ConformanceError";
-  /** Stable error code. */
-  readonly code: ConformanceErrorCode;
-  constructor(code: ConformanceErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }

@@ -57,6 +57,7 @@ export {
   tokenExchangeFormBasic,
   tokenExchangeJsonPost,
   tokenRejectsBadClientAuth,
+  tokenBrowserLoginWithVerifierAlone,
   tokenRejectsBothAuthMethods,
   tokenRejectsUnregisteredRedirectUri,
   tokenRejectsUnsupportedGrantType,
@@ -91,6 +92,7 @@ export {
   validateRejectsExpiredToken,
   validateRejectsForgedToken,
   validateRejectsMissingOrMalformed,
+  userinfoNamesTheTokensUser,
   validateRevokeChecks,
 } from "./checks/validate-revoke.js";
 export {
@@ -123,6 +125,7 @@ export {
   devCenterChecks,
   devLoginRejectsWrongCredentials,
   devSignupAndLogin,
+  clientBrandSetServedAndChecked,
   devSignupRejectsTakenEmail,
 } from "./checks/dev-center.js";
 export {
@@ -141,6 +144,14 @@ export {
   providerClient,
 } from "./checks/content-tokens.js";
 export { saleRefusedWhileSellerLoggedIn, slotChecks, slotsOpenListActivateAfterLogout, slotsRefuseBadInputAndStrangers } from "./checks/slots.js";
+export {
+  endpointTableChecks,
+  openApiListsEveryRow,
+  tableRowsRefuseAnotherActor,
+  tableRowsRefuseBadInput,
+  tableRowsRefuseMissingCredentials,
+} from "./checks/endpoint-table.js";
+export { expectRowAnswer, rowOf } from "./row-answers.js";
 export {
   badInputChecks,
   oauthEndpointsIgnoreUnknownParams,

@@ -1,3 +1,5 @@
+import type { EndpointName } from "@slotgate/protocol/endpoints";
+
 /**
  * The service under test. The suite talks to it over HTTP only, except for the platform-operator
  * actions that have no public HTTP API.
@@ -14,6 +16,21 @@ export interface ConformanceTarget {
   fetch?: typeof fetch;
   /** Platform-operator actions. */
   operator: ConformanceOperator;
+  /**
+   * The names of the endpoint table's rows the target serves. The table-driven checks call each of
+   * them, and the target's `/openapi.json` must list exactly these.
+   * @default every row of `ENDPOINTS` not served on the development chain only
+   */
+  endpoints?: readonly EndpointName[];
+  /**
+   * Credentials the suite cannot get through the public API. Without the marketplace secret, the rows
+   * the marketplace calls are checked for a refused missing secret only.
+   * @default none
+   */
+  credentials?: {
+    /** The `MARKETPLACE_SECRET` the service was started with (the bearer key of `listing_allowed`). */
+    marketplaceSecret?: string;
+  };
   /**
    * The player's mailbox: the one-time code of the newest mail the service sent to `email` (sign-up
    * proves the mailbox with it). Waits for a mail sent after the last code read for that address.

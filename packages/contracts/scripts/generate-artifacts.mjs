@@ -24,10 +24,30 @@ const CONTRACTS = [
 
 /** Members of ethers' BaseContract that an ABI function must not shadow. */
 const BASE_CONTRACT_MEMBERS = new Set([
-  "target", "interface", "runner", "filters", "fallback", "connect", "attach", "getAddress",
-  "getDeployedCode", "waitForDeployment", "deploymentTransaction", "getFunction", "getEvent",
-  "queryTransaction", "queryFilter", "on", "once", "emit", "listenerCount", "listeners", "off",
-  "removeAllListeners", "addListener", "removeListener",
+  "target",
+  "interface",
+  "runner",
+  "filters",
+  "fallback",
+  "connect",
+  "attach",
+  "getAddress",
+  "getDeployedCode",
+  "waitForDeployment",
+  "deploymentTransaction",
+  "getFunction",
+  "getEvent",
+  "queryTransaction",
+  "queryFilter",
+  "on",
+  "once",
+  "emit",
+  "listenerCount",
+  "listeners",
+  "off",
+  "removeAllListeners",
+  "addListener",
+  "removeListener",
 ]);
 
 function inputType(param) {

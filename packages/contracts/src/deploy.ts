@@ -48,7 +48,7 @@ export interface DeployOptions {
 
 /** What {@link deploy} returns: the addresses plus the facts the server should record. */
 export interface DeployResult extends SlotgateAddresses {
-  /** SlotgateAccount implementation all wallets proxy to. */
+  /** SlotgateAccount implementation all wallets proxy to (no upgrade path: they run it for all their life). */
   accountImplementation: string;
   /**
    * The deployer, owner of XOTN, the exchange and the paymaster (move the exchange's ownership to a
@@ -75,13 +75,7 @@ async function step<T>(what: string, action: () => Promise<T>): Promise<T> {
   }
 }
 
-async function deployContract(
-  signer: Signer,
-  what: string,
-  abi: InterfaceAbi,
-  bytecode: string,
-  args: unknown[],
-): Promise<string> {
+async function deployContract(signer: Signer, what: string, abi: InterfaceAbi, bytecode: string, args: unknown[]): Promise<string> {
   return step(`deploying ${what}`, async () => {
     const contract: BaseContract = await new ContractFactory(abi, bytecode, signer).deploy(...args);
     await contract.waitForDeployment();
@@ -137,11 +131,10 @@ export async function deploy(signer: Signer, options: DeployOptions): Promise<De
       : requireAddress(options.entryPoint, "entryPoint");
   const factory = await deployContract(signer, "SlotgateAccountFactory", slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode, [
     entryPoint,
+    xotn,
+    exchange,
   ]);
-  const paymaster = await deployContract(signer, "SlotgatePaymaster", slotgatePaymasterAbi, slotgatePaymasterBytecode, [
-    entryPoint,
-    paymasterSigner,
-  ]);
+  const paymaster = await deployContract(signer, "SlotgatePaymaster", slotgatePaymasterAbi, slotgatePaymasterBytecode, [entryPoint, paymasterSigner]);
 
   const contracts = connectContracts({ xotn, exchange, entryPoint, factory, paymaster }, signer);
   if (paymasterDeposit > 0n) {

@@ -57,11 +57,12 @@ export {
   erc20TransferCall,
   slotSaleCalls,
 } from "./wallet/calls.js";
-export type { BuyContentTokenCallsInput } from "./wallet/calls.js";
+export type { BuyContentTokenCallsInput, SlotSaleCallsInput } from "./wallet/calls.js";
 
 // The sponsored UserOperation pipeline (spec 4.11): build, sponsor, sign, submit
 export {
   buildUserOperation,
+  encodeCalls,
   encodeExecute,
   encodeExecuteBatch,
   getUserOpHash,
@@ -100,8 +101,9 @@ export {
   userOperationOutcomes,
 } from "./sponsorship/submit.js";
 export type { HandleOpsTransaction, SubmitOptions, SubmitResult, UserOperationOutcome } from "./sponsorship/submit.js";
-export { prepareSponsoredUserOperation, readOperationNonces, sendSponsoredUserOperation } from "./sponsorship/prepare.js";
+export { assembleSponsoredUserOperation, prepareSponsoredUserOperation, readOperationNonces, sendSponsoredUserOperation } from "./sponsorship/prepare.js";
 export type {
+  AssembleSponsoredUserOperationInput,
   OperationNonces,
   PrepareSponsoredUserOperationInput,
   PreparedUserOperation,

@@ -96,4 +96,23 @@ describe("ContentTokenExchange: purchases with the slot's consent per cuid (appr
     expect(await s.platformContracts.exchange.balance_adex(slotWallet, CUID)).toEqual([2n * XOTN, 0n]);
     expect(await s.platformContracts.xotn.balanceOf(slotWallet)).toBe(8n * XOTN);
   });
+  it("ends every consent of a slot wallet, for every cuid, when its slot changes owner (one write, change_slot_owner)", async () => {
+    const { exchange } = s.platformContracts;
+    // The holder's address backs slot 30 (its "wallet"): it consents for two cuids, then hands the slot over.
+    await (await exchange.buy_slot(s.holder.address, 30n, CUID, slot())).wait();
+    await (await s.holderContracts.exchange.approve_purchases(CUID, 1_000n)).wait();
+    await (await s.holderContracts.exchange.approve_purchases(OTHER_CUID, 500n)).wait();
+    expect(await exchange.owner_epoch(slot())).toBe(0n);
+    const receipt = await (await s.holderContracts.exchange.change_slot_owner(CUID, 30n, s.stranger.address)).wait();
+    const ended = receipt?.logs.map((log) => exchange.interface.parseLog(log)).find((log) => log?.name === "PurchaseConsentsEnded");
+    expect([ended?.args.slot, ended?.args.ownerEpoch]).toEqual([slot(), 1n]);
+    expect([await exchange.owner_epoch(slot()), (await exchange.slot_info(CUID, 30n)).trCnt]).toEqual([1n, 1n]);
+    expect([await exchange.purchase_allowance(slot(), CUID), await exchange.purchase_allowance(slot(), OTHER_CUID)]).toEqual([0n, 0n]);
+    await expectRevert(exchange.buy_for(slot(), CUID, 1n), "InsufficientPurchaseAllowance", [slot(), CUID, 0n, 1n]);
+    // A consent given under the new owner counts; the old one does not come back.
+    await (await s.holderContracts.exchange.approve_purchases(CUID, 7n)).wait();
+    expect(await exchange.purchase_allowance(slot(), CUID)).toBe(7n);
+    await (await exchange.buy_for(slot(), CUID, 7n)).wait();
+    await expectRevert(exchange.buy_for(slot(), CUID, 1n), "InsufficientPurchaseAllowance", [slot(), CUID, 0n, 1n]);
+  });
 });

@@ -45,18 +45,11 @@ describe("ContentTokenExchange: purchase", () => {
       expect(after.used).toBe(before.used);
       expect(await xotn.balanceOf(s.addresses.exchange)).toBe(0n);
 
-      const event = receipt?.logs
-        .map((log) => exchange.interface.parseLog(log))
-        .find((log) => log?.name === "ContentTokenPurchased");
+      const event = receipt?.logs.map((log) => exchange.interface.parseLog(log)).find((log) => log?.name === "ContentTokenPurchased");
       expect(event?.args.payer).toBe(s.holder.address);
       expect(event?.args.slot).toBe(slot);
       expect(event?.args.cuidKey).toBe(id(CUID));
-      expect([event?.args.xotnPaid, event?.args.tokenAmount, event?.args.platformFee, event?.args.providerReceived]).toEqual([
-        amount,
-        amount,
-        fee,
-        provider,
-      ]);
+      expect([event?.args.xotnPaid, event?.args.tokenAmount, event?.args.platformFee, event?.args.providerReceived]).toEqual([amount, amount, fee, provider]);
     },
   );
 

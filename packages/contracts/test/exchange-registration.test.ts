@@ -38,11 +38,9 @@ describe("ContentTokenExchange: provider registration and platform settings", ()
   });
 
   it("refuses registration by anyone but the operator or the owner with NotOperator", async () => {
-    await expectRevert(
-      s.providerContracts.exchange.init_permission_provider(CLIENT_ID, "game-2", 10, s.providerWallet.address),
-      "NotOperator",
-      [s.providerWallet.address],
-    );
+    await expectRevert(s.providerContracts.exchange.init_permission_provider(CLIENT_ID, "game-2", 10, s.providerWallet.address), "NotOperator", [
+      s.providerWallet.address,
+    ]);
   });
 
   it("refuses an empty or over-long client id with InvalidClientId", async () => {
@@ -60,11 +58,9 @@ describe("ContentTokenExchange: provider registration and platform settings", ()
   });
 
   it("refuses release_per above 100 with ReleasePerOutOfRange", async () => {
-    await expectRevert(
-      s.platformContracts.exchange.init_permission_provider(CLIENT_ID, "game-2", 101, s.providerWallet.address),
-      "ReleasePerOutOfRange",
-      [101n],
-    );
+    await expectRevert(s.platformContracts.exchange.init_permission_provider(CLIENT_ID, "game-2", 101, s.providerWallet.address), "ReleasePerOutOfRange", [
+      101n,
+    ]);
   });
 
   it("refuses a zero owner_addr with ZeroAddress", async () => {
@@ -72,11 +68,7 @@ describe("ContentTokenExchange: provider registration and platform settings", ()
   });
 
   it("refuses registering a cuid twice with CuidAlreadyRegistered", async () => {
-    await expectRevert(
-      s.platformContracts.exchange.init_permission_provider("other-client", CUID, 10, s.stranger.address),
-      "CuidAlreadyRegistered",
-      [CUID],
-    );
+    await expectRevert(s.platformContracts.exchange.init_permission_provider("other-client", CUID, 10, s.stranger.address), "CuidAlreadyRegistered", [CUID]);
   });
 
   it("updates a cuid's revenue wallet and ratio and emits ProviderUpdated", async () => {

@@ -21,13 +21,7 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
       expect([balance, used]).toEqual([BOUGHT - 300n, 300n]);
       expect(await exchange.used_balances(SLOT, CUID)).toBe(300n);
       const event = receipt?.logs.map((log) => exchange.interface.parseLog(log)).find((log) => log?.name === "UsedBalanceIncreased");
-      expect([event?.args.slot, event?.args.cuid, event?.args.amount, event?.args.balance, event?.args.usedBalance]).toEqual([
-        SLOT,
-        CUID,
-        300n,
-        700n,
-        300n,
-      ]);
+      expect([event?.args.slot, event?.args.cuid, event?.args.amount, event?.args.balance, event?.args.usedBalance]).toEqual([SLOT, CUID, 300n, 700n, 300n]);
     });
 
     it("keeps balance + used constant and used non-decreasing over a sequence of spends", async () => {
@@ -59,11 +53,7 @@ describe("ContentTokenExchange: spending (increase_used) and release settlement"
     });
 
     it("refuses a spend above the balance with InsufficientBalance and changes nothing", async () => {
-      await expectRevert(s.platformContracts.exchange.increase_used(SLOT, CUID, BOUGHT + 1n), "InsufficientBalance", [
-        SLOT,
-        BOUGHT,
-        BOUGHT + 1n,
-      ]);
+      await expectRevert(s.platformContracts.exchange.increase_used(SLOT, CUID, BOUGHT + 1n), "InsufficientBalance", [SLOT, BOUGHT, BOUGHT + 1n]);
       expect(await s.platformContracts.exchange.balance_adex(SLOT, CUID)).toEqual([BOUGHT, 0n]);
     });
 

@@ -30,6 +30,7 @@ import {
   slotgateAccountFactoryBytecode,
   slotgatePaymasterAbi,
   slotgatePaymasterBytecode,
+  slotSaleCalls,
   xotnAbi,
   xotnBytecode,
 } from "../src/index.js";
@@ -70,7 +71,7 @@ async function measure(): Promise<Record<string, number>> {
     ["XOTN", xotnAbi, xotnBytecode, [platform.address, 10n ** 27n]],
     ["ContentTokenExchange", contentTokenExchangeAbi, contentTokenExchangeBytecode, [addresses.xotn, platform.address, platform.address, platform.address]],
     ["EntryPoint", entryPointAbi, entryPointBytecode, []],
-    ["SlotgateAccountFactory", slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode, [addresses.entryPoint]],
+    ["SlotgateAccountFactory", slotgateAccountFactoryAbi, slotgateAccountFactoryBytecode, [addresses.entryPoint, addresses.xotn, addresses.exchange]],
     ["SlotgatePaymaster", slotgatePaymasterAbi, slotgatePaymasterBytecode, [addresses.entryPoint, paymasterSigner.address]],
   );
   for (const [name, abi, bytecode, args] of deployments) {
@@ -86,9 +87,7 @@ async function measure(): Promise<Record<string, number>> {
 
   gas["XOTN.transfer"] = await gasOf(c.xotn.transfer(holder.address, 10n ** 21n));
   gas["XOTN.approve"] = await gasOf(asHolder.xotn.approve(addresses.exchange, 10n ** 21n));
-  gas["exchange.init_permission_provider"] = await gasOf(
-    c.exchange.init_permission_provider("client-gas", "game-gas", 40, providerWallet.address),
-  );
+  gas["exchange.init_permission_provider"] = await gasOf(c.exchange.init_permission_provider("client-gas", "game-gas", 40, providerWallet.address));
   gas["exchange.set_release_enabled"] = await gasOf(c.exchange.set_release_enabled("game-gas", true));
   gas["exchange.buy_content_token (first for slot)"] = await gasOf(asHolder.exchange.buy_content_token(slot, "game-gas", 10n ** 18n + 1n));
   gas["exchange.buy_content_token (again)"] = await gasOf(asHolder.exchange.buy_content_token(slot, "game-gas", 10n ** 18n));
@@ -120,6 +119,20 @@ async function measure(): Promise<Record<string, number>> {
   gas["handleOps: changeOwner"] = Number(await receiptGas(provider, rotate.transactionHash));
   const slotWallet = await sendAs(system, owner, approve, { salt: C_SALT });
   gas["handleOps: first operation of the slot wallet"] = Number(await receiptGas(provider, slotWallet.transactionHash));
+  const { userWallet: ownerWallet, slotWallet: ownerSlot } = computeWalletAddresses(addresses.factory, owner.address);
+  await (await c.exchange.buy_slot(ownerWallet, 2n, "game-gas", ownerSlot)).wait();
+  const buyer = computeWalletAddresses(addresses.factory, newOwner.address).userWallet;
+  const calls = slotSaleCalls({
+    exchange: addresses.exchange,
+    xotn: addresses.xotn,
+    cuid: "game-gas",
+    slot: 2n,
+    slotWallet: ownerSlot,
+    buyerWallet: buyer,
+    buyerOwner: newOwner.address,
+  });
+  const sale = await sendAs(system, owner, calls, { sender: ownerSlot });
+  gas["handleOps: slot sale (change_slot_owner + approve(exchange, 0) + changeOwner)"] = Number(await receiptGas(provider, sale.transactionHash));
   return gas;
 }
 

@@ -173,11 +173,7 @@ describe("wallet calls", () => {
     expect(consent.to).toBe(FACTORY);
     expect([...exchange.decodeFunctionData("approve_purchases", consent.data ?? "0x")]).toEqual(["g", 9n]);
     expect(() => approvePurchasesCall(FACTORY, "g", -1n)).toThrow(ContractsError);
-    expect([...exchange.decodeFunctionData("change_slot_owner", changeSlotOwnerCall(FACTORY, "g", 3n, TARGET).data ?? "0x")]).toEqual([
-      "g",
-      3n,
-      TARGET,
-    ]);
+    expect([...exchange.decodeFunctionData("change_slot_owner", changeSlotOwnerCall(FACTORY, "g", 3n, TARGET).data ?? "0x")]).toEqual(["g", 3n, TARGET]);
     expect([...new Interface(slotgateAccountAbi).decodeFunctionData("changeOwner", changeOwnerCallData(OWNER).callData)]).toEqual([OWNER]);
   });
 

@@ -51,9 +51,12 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     expect([changed?.args.previousOwner, changed?.args.newOwner]).toEqual([oldOwner.address, newOwner.address]);
 
     // The old key is refused by the EntryPoint (AA24) and nothing is included.
-    const refused = await sendAs(s, oldOwner, { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 1n]) }, { sender: userWallet }).catch(
-      (error: unknown) => error,
-    );
+    const refused = await sendAs(
+      s,
+      oldOwner,
+      { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 1n]) },
+      { sender: userWallet },
+    ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(ContractsError);
     expect((refused as ContractsError).code).toBe("user_operation_rejected");
     expect((refused as ContractsError).reason).toBe("AA24 signature error");
@@ -66,12 +69,7 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
 
     // The new key drives the same wallet (its address must be passed: it is no longer f(newOwner, W_SALT)).
     expect(computeWalletAddress(s.addresses.factory, newOwner.address, W_SALT)).not.toBe(userWallet);
-    const next = await sendAs(
-      s,
-      newOwner,
-      changeSlotOwnerCall(s.addresses.exchange, CUID, 7n, s.stranger.address),
-      { sender: userWallet },
-    );
+    const next = await sendAs(s, newOwner, changeSlotOwnerCall(s.addresses.exchange, CUID, 7n, s.stranger.address), { sender: userWallet });
     expect(next.sender).toBe(userWallet);
     expect(await exchange.slot_owner(CUID, 7n)).toBe(s.stranger.address);
   });
@@ -99,9 +97,7 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     const { userWallet } = walletsOf(s, owner);
     await sendAs(s, owner, { to: userWallet, data: "0x" }); // deploy
     for (const candidate of [ZeroAddress, owner.address, userWallet]) {
-      const error = await sendAs(s, owner, { callData: accountInterface.encodeFunctionData("changeOwner", [candidate]) }).catch(
-        (caught: unknown) => caught,
-      );
+      const error = await sendAs(s, owner, { callData: accountInterface.encodeFunctionData("changeOwner", [candidate]) }).catch((caught: unknown) => caught);
       expect((error as ContractsError).code).toBe("sponsorship_refused");
       expect((error as ContractsError).reason).toBe("InvalidNewOwner");
     }
@@ -112,12 +108,8 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     const owner = offlineKey();
     const { userWallet } = walletsOf(s, owner);
     await (await s.platformContracts.factory.createAccount(owner.address, W_SALT)).wait();
-    await expectRevert(connectAccount(userWallet, s.stranger).changeOwner(s.stranger.address), "NotOwnerOrEntryPoint", [
-      s.stranger.address,
-    ]);
-    await expectRevert(connectAccount(userWallet, s.platform).changeOwner(s.platform.address), "NotOwnerOrEntryPoint", [
-      s.platform.address,
-    ]);
+    await expectRevert(connectAccount(userWallet, s.stranger).changeOwner(s.stranger.address), "NotOwnerOrEntryPoint", [s.stranger.address]);
+    await expectRevert(connectAccount(userWallet, s.platform).changeOwner(s.platform.address), "NotOwnerOrEntryPoint", [s.platform.address]);
   });
 
   it("lets the owner EOA call changeOwner directly", async () => {
@@ -137,7 +129,11 @@ describe("SlotgateAccount.changeOwner (spec 4.10 recovery)", () => {
     await expect(connectAccount(userWallet, s.stranger).initialize(s.stranger.address)).rejects.toMatchObject({
       reason: "Initializable: contract is already initialized",
     });
-    const implementation = await new ContractFactory(slotgateAccountAbi, slotgateAccountBytecode, s.platform).deploy(s.addresses.entryPoint);
+    const implementation = await new ContractFactory(slotgateAccountAbi, slotgateAccountBytecode, s.platform).deploy(
+      s.addresses.entryPoint,
+      s.addresses.xotn,
+      s.addresses.exchange,
+    );
     await expect(connectAccount(await implementation.getAddress(), s.stranger).initialize(s.stranger.address)).rejects.toMatchObject({
       reason: "Initializable: contract is already initialized",
     });

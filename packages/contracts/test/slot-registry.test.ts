@@ -107,7 +107,7 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner, slot
     await expectRevert(s.holderContracts.exchange.change_slot_owner(CUID, 4n, ZeroAddress), "ZeroAddress");
   });
 
-  describe("a sale: one UserOperation from the slot wallet (executeBatch: change_slot_owner + changeOwner)", () => {
+  describe("a sale: one UserOperation from the slot wallet (executeBatch: change_slot_owner, approve(exchange, 0), changeOwner)", () => {
     /** A seller whose first slot (C_SALT wallet) holds content tokens and is registered as slot `index`. */
     async function sellerWithSlot(index: bigint) {
       const seller = offlineKey();
@@ -126,13 +126,29 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner, slot
       const before = await exchange.balance_adex(slotWallet, CUID);
       expect(before.balance).toBe(XOTN);
 
-      const sale = slotSaleCalls({ exchange: s.addresses.exchange, cuid: CUID, slot: 20n, slotWallet, buyerWallet, buyerOwner: buyer.address });
+      const sale = slotSaleCalls({
+        exchange: s.addresses.exchange,
+        xotn: s.addresses.xotn,
+        cuid: CUID,
+        slot: 20n,
+        slotWallet,
+        buyerWallet,
+        buyerOwner: buyer.address,
+      });
       await sendAs(s, seller, sale, { salt: C_SALT });
       expect([...(await exchange.slot_info(CUID, 20n))]).toEqual([buyerWallet, slotWallet, 1n, before.balance, before.used]);
       expect(await connectAccount(slotWallet, s.provider).owner()).toBe(buyer.address);
 
       // The seller's key no longer validates for the slot wallet: nothing it signs is included.
-      const back = slotSaleCalls({ exchange: s.addresses.exchange, cuid: CUID, slot: 20n, slotWallet, buyerWallet: walletsOf(s, seller).userWallet, buyerOwner: seller.address });
+      const back = slotSaleCalls({
+        exchange: s.addresses.exchange,
+        xotn: s.addresses.xotn,
+        cuid: CUID,
+        slot: 20n,
+        slotWallet,
+        buyerWallet: walletsOf(s, seller).userWallet,
+        buyerOwner: seller.address,
+      });
       const refused = await sendAs(s, seller, back, { sender: slotWallet }).catch((error: unknown) => error);
       expect(refused).toBeInstanceOf(ContractsError);
       expect((refused as ContractsError).reason).toBe("AA24 signature error");
@@ -143,7 +159,15 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner, slot
       await sendAs(
         s,
         buyer,
-        slotSaleCalls({ exchange: s.addresses.exchange, cuid: CUID, slot: 20n, slotWallet, buyerWallet: walletsOf(s, third).userWallet, buyerOwner: third.address }),
+        slotSaleCalls({
+          exchange: s.addresses.exchange,
+          xotn: s.addresses.xotn,
+          cuid: CUID,
+          slot: 20n,
+          slotWallet,
+          buyerWallet: walletsOf(s, third).userWallet,
+          buyerOwner: third.address,
+        }),
         { sender: slotWallet },
       );
       expect([...(await exchange.slot_info(CUID, 20n))]).toEqual([walletsOf(s, third).userWallet, slotWallet, 2n, before.balance, before.used]);
@@ -153,8 +177,19 @@ describe("ContentTokenExchange: slot registry (buy_slot, change_slot_owner, slot
       const { seller, slotWallet } = await sellerWithSlot(21n);
       const buyer = offlineKey();
       // Slot 22 is not registered: change_slot_owner reverts (SlotNotOwned), so changeOwner is undone too.
-      const wrong = slotSaleCalls({ exchange: s.addresses.exchange, cuid: CUID, slot: 22n, slotWallet, buyerWallet: walletsOf(s, buyer).userWallet, buyerOwner: buyer.address });
-      await expect(sendAs(s, seller, wrong, { salt: C_SALT, policy: false })).rejects.toMatchObject({ code: "user_operation_reverted", reason: "SlotNotOwned" });
+      const wrong = slotSaleCalls({
+        exchange: s.addresses.exchange,
+        xotn: s.addresses.xotn,
+        cuid: CUID,
+        slot: 22n,
+        slotWallet,
+        buyerWallet: walletsOf(s, buyer).userWallet,
+        buyerOwner: buyer.address,
+      });
+      await expect(sendAs(s, seller, wrong, { salt: C_SALT, policy: false })).rejects.toMatchObject({
+        code: "user_operation_reverted",
+        reason: "SlotNotOwned",
+      });
       expect(await connectAccount(slotWallet, s.provider).owner()).toBe(seller.address);
       expect((await s.platformContracts.exchange.slot_info(CUID, 21n)).trCnt).toBe(0n);
     });

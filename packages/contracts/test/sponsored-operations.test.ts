@@ -4,11 +4,14 @@ import {
   C_SALT,
   ContractsError,
   W_SALT,
+  assembleSponsoredUserOperation,
   computeAccountImplementationAddress,
   computeWalletAddresses,
   connectAccount,
   getUserOpHash,
   operationGasCeiling,
+  readOperationNonces,
+  sponsorshipWindow,
   submitUserOperations,
 } from "../src/index.js";
 import { offlineKey } from "./support/chain.js";
@@ -40,6 +43,60 @@ describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
     const onChain = await s.platformContracts.entryPoint.getUserOpHash(prepared.userOperation);
     expect(getUserOpHash(prepared.userOperation, s.addresses.entryPoint, 31337n)).toBe(onChain);
     expect(prepared.userOpHash).toBe(onChain);
+  });
+
+  it("assembles from chain facts read before, offline, the operation prepare builds from the same facts, and it lands", async () => {
+    const owner = offlineKey();
+    const { userWallet } = walletsOf(s, owner);
+    const calls = { to: s.addresses.xotn, data: xotnInterface.encodeFunctionData("approve", [s.addresses.exchange, 5n]) };
+    const [nonces, fees, window, code] = await Promise.all([
+      readOperationNonces(s.provider, s.addresses, userWallet),
+      s.provider.getFeeData(),
+      sponsorshipWindow(s.provider),
+      s.provider.getCode(userWallet),
+    ]);
+    const facts = { chainId: 31337n, nonce: nonces.nonce, paymasterNonce: nonces.paymasterNonce, fees, window };
+    // Neither signer has a provider: assembling cannot reach the node.
+    expect([owner.provider, s.paymasterSigner.provider]).toEqual([null, null]);
+    const assembled = await assembleSponsoredUserOperation({
+      addresses: s.addresses,
+      owner,
+      paymasterSigner: s.paymasterSigner,
+      sender: userWallet,
+      initialOwner: owner.address,
+      salt: W_SALT,
+      calls,
+      ...facts,
+      walletDeployed: code !== "0x",
+    });
+    const prepared = await prepareAs(s, owner, calls, facts);
+    expect(assembled).toEqual(prepared);
+    expect(assembled.deploysWallet).toBe(true);
+    const submitted = await submitUserOperations(s.bundler, s.addresses.entryPoint, [assembled.userOperation]);
+    expect(submitted.operations.map((op) => [op.userOpHash, op.success])).toEqual([[assembled.userOpHash, true]]);
+    expect(await s.platformContracts.xotn.allowance(userWallet, s.addresses.exchange)).toBe(5n);
+  });
+
+  it("refuses to assemble above the gas cap, before anything is signed", async () => {
+    const owner = offlineKey();
+    const { userWallet } = walletsOf(s, owner);
+    const assembling = assembleSponsoredUserOperation({
+      addresses: s.addresses,
+      owner,
+      paymasterSigner: s.paymasterSigner,
+      sender: userWallet,
+      initialOwner: owner.address,
+      salt: W_SALT,
+      calls: { to: s.addresses.xotn, data: "0x" },
+      chainId: 31337n,
+      nonce: 0n,
+      paymasterNonce: 0n,
+      fees: { maxFeePerGas: 1n, maxPriorityFeePerGas: 1n, gasPrice: null },
+      window: { validAfter: 0, validUntil: 1 },
+      walletDeployed: false,
+      maxOperationGas: 1_000n,
+    });
+    await expect(assembling).rejects.toMatchObject({ code: "sponsorship_refused", reason: "gas_cap" });
   });
 
   it("deploys the wallet through initCode on a sponsored operation with nonce 0, then runs nonce 1 without initCode", async () => {
@@ -151,10 +208,15 @@ describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
   it("reports a reverting wallet call signed without the checks as user_operation_reverted with the decoded custom error, gas still sponsored", async () => {
     const owner = offlineKey();
     const { slotWallet } = walletsOf(s, owner);
-    const error = await sendAs(s, owner, {
-      to: s.addresses.exchange,
-      data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, 5n]),
-    }, { policy: false }).catch((caught: unknown) => caught);
+    const error = await sendAs(
+      s,
+      owner,
+      {
+        to: s.addresses.exchange,
+        data: exchangeInterface.encodeFunctionData("buy_content_token", [slotWallet, CUID, 5n]),
+      },
+      { policy: false },
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ContractsError);
     expect((error as ContractsError).code).toBe("user_operation_reverted");
     expect((error as ContractsError).reason).toBe("InsufficientAllowance");
@@ -163,9 +225,14 @@ describe("ERC-4337 v0.6: wallets, factory and sponsored UserOperations", () => {
   });
 
   it("refuses to build a first operation for a sender that is not the wallet of (owner, salt)", async () => {
-    const error = await prepareAs(s, offlineKey(), { to: ZeroAddress.replace(/0$/, "1") }, {
-      sender: walletsOf(s, offlineKey()).userWallet,
-    }).catch((caught: unknown) => caught);
+    const error = await prepareAs(
+      s,
+      offlineKey(),
+      { to: ZeroAddress.replace(/0$/, "1") },
+      {
+        sender: walletsOf(s, offlineKey()).userWallet,
+      },
+    ).catch((caught: unknown) => caught);
     expect((error as ContractsError).code).toBe("invalid_argument");
   });
 });

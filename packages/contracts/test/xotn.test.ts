@@ -77,9 +77,7 @@ describe("XOTN", () => {
         { owner: s.holder.address, spender: s.addresses.exchange, value: 7n, nonce, deadline },
       ),
     );
-    await (
-      await s.strangerContracts.xotn.permit(s.holder.address, s.addresses.exchange, 7n, deadline, signature.v, signature.r, signature.s)
-    ).wait();
+    await (await s.strangerContracts.xotn.permit(s.holder.address, s.addresses.exchange, 7n, deadline, signature.v, signature.r, signature.s)).wait();
     expect(await xotn.allowance(s.holder.address, s.addresses.exchange)).toBe(7n);
   });
 });

@@ -33,13 +33,7 @@ function launch(command: string, args: readonly string[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const child = spawn(command, args, { stdio: "ignore", detached: true, windowsHide: true, shell: false });
     child.once("error", (error: NodeJS.ErrnoException) => {
-      reject(
-        new GameSdkBridgeError(
-          "browser_open_failed",
-          `Could not start the browser opener "${command}" (${error.code ?? "error"}).`,
-          { cause: error },
-        ),
-      );
+      reject(new GameSdkBridgeError("browser_open_failed", `Could not start the browser opener "${command}" (${error.code ?? "error"}).`, { cause: error }));
     });
     child.once("spawn", () => {
       child.unref();
@@ -98,7 +92,10 @@ export async function openSystemBrowser(url: string): Promise<void> {
  * ```
  */
 export function createCommandOpener(command: string): (url: string) => Promise<void> {
-  const [program, ...args] = command.trim().split(/\s+/).filter((part) => part !== "");
+  const [program, ...args] = command
+    .trim()
+    .split(/\s+/)
+    .filter((part) => part !== "");
   if (program === undefined) {
     throw new GameSdkBridgeError("invalid_config", "The browser command is empty.");
   }

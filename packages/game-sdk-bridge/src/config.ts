@@ -34,7 +34,9 @@ export interface LoginConfigPascal {
   /** The client application's public id. */
   ClientId: string;
   /**
-   * Registered loopback redirect URI, exactly `http://127.0.0.1:<port>/callback`.
+   * Registered loopback redirect URI: `http://127.0.0.1/callback` for a public client (no port: the
+   * operating system picks one, and Slotgate accepts any port, RFC 8252 section 7.3), or
+   * `http://127.0.0.1:<port>/callback` to listen on that fixed port.
    * Port `0` (or no port) means "use `LoopbackPort`, or an ephemeral port".
    */
   RedirectUri: string;
@@ -74,6 +76,7 @@ export interface LoginConfigCamel {
  * ```ts
  * import type { LoginConfig } from "@slotgate/game-sdk-bridge";
  *
+ * const anyPort: LoginConfig = { ClientId: "my-game", RedirectUri: "http://127.0.0.1/callback" };
  * const fixedPort: LoginConfig = { ClientId: "my-game", RedirectUri: "http://127.0.0.1:53682/callback" };
  * const fromJs: LoginConfig = { clientId: "my-game", redirectUri: "http://127.0.0.1:0/callback", loopbackPort: 53682 };
  * ```
@@ -146,7 +149,7 @@ function readPort(value: unknown, name: string): number | undefined {
   return value;
 }
 
-const LOOPBACK_EXAMPLE = "http://127.0.0.1:<port>/callback";
+const LOOPBACK_EXAMPLE = "http://127.0.0.1/callback";
 
 function readRedirectPort(value: unknown): number | undefined {
   if (typeof value !== "string" || value === "") {
@@ -192,9 +195,7 @@ function readRedirectPort(value: unknown): number | undefined {
  * const config: DeviceLoginConfig = { ClientId: "my-console-game", SlotgateUrl: "https://auth.slotgate.io" };
  * ```
  */
-export type DeviceLoginConfig =
-  | Pick<LoginConfigPascal, "ClientId" | "SlotgateUrl">
-  | Pick<LoginConfigCamel, "clientId" | "slotgateUrl">;
+export type DeviceLoginConfig = Pick<LoginConfigPascal, "ClientId" | "SlotgateUrl"> | Pick<LoginConfigCamel, "clientId" | "slotgateUrl">;
 
 function refuseSecret(record: Record<string, unknown>): void {
   if (SECRET_KEYS.some((key) => record[key] !== undefined)) {
@@ -241,9 +242,7 @@ export function resolveLoginConfig(config: unknown): ResolvedLoginConfig {
   const slotgateUrl = readSlotgateUrl(pick(record, "SlotgateUrl", "slotgateUrl"));
   const loopbackPort = readPort(pick(record, "LoopbackPort", "loopbackPort"), "LoopbackPort");
   if (redirectPort !== undefined && loopbackPort !== undefined && loopbackPort !== redirectPort) {
-    throw invalid(
-      `LoopbackPort (${loopbackPort}) differs from the port in RedirectUri (${redirectPort}); they must agree, or leave one out.`,
-    );
+    throw invalid(`LoopbackPort (${loopbackPort}) differs from the port in RedirectUri (${redirectPort}); they must agree, or leave one out.`);
   }
   return { clientId, slotgateUrl, port: redirectPort ?? loopbackPort ?? 0 };
 }

@@ -5,17 +5,17 @@
  *
  * | code | meaning |
  * |---|---|
- * | `invalid_config` | a config value is missing or wrong (non-loopback redirect URI, a client secret, a bad port, ...) |
+ * | `invalid_config` | a config value is missing or wrong (non-loopback redirect URI, a client secret, a bad port, a client Slotgate does not know as public, ...) |
  * | `port_in_use` | another program already listens on the loopback port |
  * | `listen_failed` | the loopback listener could not start for another reason |
  * | `browser_open_failed` | the system browser (or the injected opener) could not be started |
  * | `state_mismatch` | the redirect's `state` was missing or did not match this login attempt |
- * | `missing_jwt` | the redirect carried no well-formed `jwt` |
+ * | `missing_jwt` | the redirect carried neither one well-formed `code` nor one `jwt`, or the token answer no JWT |
  * | `access_denied` | the player declined on the consent page |
- * | `authorization_error` | Slotgate redirected back with another OAuth error |
+ * | `authorization_error` | Slotgate redirected back with another OAuth error, or refused to redeem the code (`invalid_grant`) |
  * | `timeout` | no redirect arrived within the timeout |
  * | `code_expired` | device login: the player did not enter the code before it expired |
- * | `network_error` | device login: the Slotgate service could not be reached or answered garbage |
+ * | `network_error` | the Slotgate service could not be reached or answered garbage (device login, code redemption) |
  * | `cancelled` | the caller aborted the login (AbortSignal, or SIGINT/SIGTERM for the CLI) |
  * | `internal_error` | an unexpected fault inside this package (please report it) |
  */

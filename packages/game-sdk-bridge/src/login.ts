@@ -1,9 +1,11 @@
-import { buildAuthorizeUrl, createState, loopbackRedirectUri } from "./authorize-url.js";
+import { buildAuthorizeUrl, createPkce, createState, loopbackRedirectUri } from "./authorize-url.js";
 import { type OpenBrowser, openSystemBrowser } from "./browser.js";
 import { DEFAULT_LOGIN_TIMEOUT_MS, type LoginConfig, resolveLoginConfig } from "./config.js";
 import { GameSdkBridgeError } from "./errors.js";
 import type { CallbackOutcome } from "./loopback/callback.js";
+import { redeemCode } from "./loopback/code-exchange.js";
 import { startCallbackListener } from "./loopback/listener.js";
+import { cancelled } from "./post-form.js";
 import { failureResult, type LoginResult, successResult } from "./result.js";
 
 /**
@@ -29,6 +31,11 @@ export interface LoginOptions {
    * @default openSystemBrowser
    */
   openBrowser?: OpenBrowser;
+  /**
+   * `fetch` used to redeem the redirect's code at `/oauth/token`.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
 }
 
 const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -39,10 +46,6 @@ function readTimeout(value: unknown): number {
     throw new GameSdkBridgeError("invalid_config", `timeoutMs must be an integer from 1 to ${MAX_TIMEOUT_MS}.`);
   }
   return value;
-}
-
-function cancelled(): GameSdkBridgeError {
-  return new GameSdkBridgeError("cancelled", "The login was cancelled.");
 }
 
 function browserFailure(error: unknown): GameSdkBridgeError {
@@ -87,27 +90,40 @@ async function runLogin(config: LoginConfig, options: LoginOptions): Promise<str
   if (typeof openBrowser !== "function") {
     throw new GameSdkBridgeError("invalid_config", "openBrowser must be a function that takes the URL.");
   }
+  const fetchFn = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const signal = options.signal;
   if (signal?.aborted) throw cancelled();
 
   const state = createState();
-  const listener = await startCallbackListener(resolved.port, state);
+  const pkce = createPkce();
+  // Ends a code redemption still in flight when the login ends first (timeout, cancel).
+  const ended = new AbortController();
+  let redirectUri = "";
+  const redeem = (code: string) =>
+    redeemCode({
+      fetch: fetchFn,
+      slotgateUrl: resolved.slotgateUrl,
+      clientId: resolved.clientId,
+      code,
+      redirectUri,
+      verifier: pkce.verifier,
+      signal: ended.signal,
+    });
+  const listener = await startCallbackListener(resolved.port, state, redeem);
   try {
+    redirectUri = loopbackRedirectUri(listener.port);
     const authorizeUrl = buildAuthorizeUrl({
       slotgateUrl: resolved.slotgateUrl,
       clientId: resolved.clientId,
-      redirectUri: loopbackRedirectUri(listener.port),
+      redirectUri,
       state,
+      codeChallenge: pkce.challenge,
     });
-    const outcome = await waitForRedirect(
-      listener.outcome,
-      async () => openBrowser(authorizeUrl),
-      timeoutMs,
-      signal,
-    );
+    const outcome = await waitForRedirect(listener.outcome, async () => openBrowser(authorizeUrl), timeoutMs, signal);
     if (!outcome.ok) throw outcome.error;
     return outcome.jwt;
   } finally {
+    ended.abort();
     await listener.close();
   }
 }
@@ -116,24 +132,27 @@ async function runLogin(config: LoginConfig, options: LoginOptions): Promise<str
  * Signs a player in from a desktop or editor build through the system browser
  * and a loopback redirect (RFC 8252, spec 4.14).
  *
- * It listens on `127.0.0.1` only, opens `{SlotgateUrl}/oauth/authorize` with a
- * fresh CSPRNG `state`, waits for `http://127.0.0.1:<port>/callback?jwt=..&state=..`,
- * checks the state, shows the player a success or failure page, and closes the
- * listener on every path. No client secret is accepted.
+ * It listens on `127.0.0.1` only (on the port the operating system picks when `RedirectUri`
+ * names none), opens `{SlotgateUrl}/oauth/authorize` with a fresh CSPRNG `state` and a PKCE S256
+ * challenge (RFC 7636), waits for `http://127.0.0.1:<port>/callback?code=..&state=..`, checks the
+ * state, redeems the code at `/oauth/token` with the verifier (a public client: no secret), shows the
+ * player a success or failure page, and closes the listener on every path. A confidential client's
+ * loopback redirect (`?jwt=..&state=..`, spec 4.14) is accepted as before. No client secret is accepted.
  *
  * It never rejects: every failure (bad config, port in use, wrong state,
  * denial, timeout, cancel) resolves a result with `Success: false`, an
  * `ErrorMessage` and a stable `ErrorCode`.
  *
  * @param config - `ClientId`, `RedirectUri`, optional `SlotgateUrl` and `LoopbackPort` (or their camelCase names).
- * @param options - timeout, AbortSignal and browser opener.
+ * @param options - timeout, AbortSignal, browser opener and fetch.
  * @example
  * ```ts
  * import { login } from "@slotgate/game-sdk-bridge";
  *
+ * // A public client registered with the loopback URI http://127.0.0.1/callback: any port.
  * const result = await login({
  *   ClientId: "my-game",
- *   RedirectUri: "http://127.0.0.1:53682/callback",
+ *   RedirectUri: "http://127.0.0.1/callback",
  *   SlotgateUrl: "https://auth.slotgate.io",
  * });
  * if (result.Success) await sendToGameBackend(result.Jwt);

@@ -47,9 +47,7 @@ export function successResult(jwt: string): LoginResult {
 /** @internal */
 export function failureResult(error: unknown): LoginResult {
   const known =
-    error instanceof GameSdkBridgeError
-      ? error
-      : new GameSdkBridgeError("internal_error", "Unexpected error in the loopback login.", { cause: error });
+    error instanceof GameSdkBridgeError ? error : new GameSdkBridgeError("internal_error", "Unexpected error in the loopback login.", { cause: error });
   return {
     Success: false,
     Jwt: null,

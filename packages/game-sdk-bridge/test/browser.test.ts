@@ -33,16 +33,20 @@ describe("openers spawn without a shell", () => {
   /** A stand-in opener that writes the arguments it received as JSON. */
   async function recorder(name: string): Promise<string> {
     const script = join(dir, name);
-    await writeFile(
-      script,
-      `#!${process.execPath}\nrequire("node:fs").writeFileSync(${JSON.stringify(argsFile)}, JSON.stringify(process.argv.slice(2)));\n`,
-    );
+    await writeFile(script, `#!${process.execPath}\nrequire("node:fs").writeFileSync(${JSON.stringify(argsFile)}, JSON.stringify(process.argv.slice(2)));\n`);
     await chmod(script, 0o755);
     return script;
   }
 
   async function recordedArgs(): Promise<string[]> {
-    await vi.waitUntil(async () => readFile(argsFile, "utf8").then(() => true, () => false), { timeout: 4000 });
+    await vi.waitUntil(
+      async () =>
+        readFile(argsFile, "utf8").then(
+          () => true,
+          () => false,
+        ),
+      { timeout: 4000 },
+    );
     return JSON.parse(await readFile(argsFile, "utf8")) as string[];
   }
 

@@ -13,6 +13,14 @@ describe("interpretCallback", () => {
     });
   });
 
+  it("accepts exactly one well-formed code with the expected state (a public client's redirect)", () => {
+    expect(interpretCallback(new URLSearchParams({ code: "AbC-12_x", state: STATE }), STATE)).toEqual({ ok: true, code: "AbC-12_x" });
+    for (const query of [`code=a&code=b&state=${STATE}`, `code=&state=${STATE}`, `code=a%20b&state=${STATE}`, `code=a&jwt=${SAMPLE_JWT}&state=${STATE}`]) {
+      const outcome = interpretCallback(new URLSearchParams(query), STATE);
+      expect(outcome.ok ? "ok" : outcome.error.code, query).toBe("missing_jwt");
+    }
+  });
+
   it("checks the state before anything else, even before an error redirect", () => {
     const outcome = interpretCallback(new URLSearchParams({ error: "access_denied", state: "other" }), STATE);
     expect(outcome.ok ? "ok" : outcome.error.code).toBe("state_mismatch");
@@ -24,10 +32,7 @@ describe("interpretCallback", () => {
   });
 
   it("truncates a very long error_description", () => {
-    const outcome = interpretCallback(
-      new URLSearchParams({ error: "server_error", error_description: "x".repeat(5000), state: STATE }),
-      STATE,
-    );
+    const outcome = interpretCallback(new URLSearchParams({ error: "server_error", error_description: "x".repeat(5000), state: STATE }), STATE);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.message.length).toBeLessThan(450);
   });
@@ -44,19 +49,18 @@ describe("interpretCallback", () => {
 
   it("never puts the jwt or the state into an error message (property)", () => {
     fc.assert(
-      fc.property(
-        fc.dictionary(fc.constantFrom("jwt", "state", "error", "error_description", "code"), fc.string()),
-        (params) => {
-          const query = new URLSearchParams({ ...params, state: STATE });
-          const outcome = interpretCallback(query, STATE);
-          if (!outcome.ok) {
-            expect(outcome.error.message).not.toContain(STATE);
-            const jwt = params["jwt"] ?? "";
-            // error_description is echoed on purpose; without one, nothing from the query may appear.
-            if (params["error"] === undefined && jwt.length > 8) expect(outcome.error.message).not.toContain(jwt);
-          }
-        },
-      ),
+      fc.property(fc.dictionary(fc.constantFrom("jwt", "state", "error", "error_description", "code"), fc.string()), (params) => {
+        const query = new URLSearchParams({ ...params, state: STATE });
+        const outcome = interpretCallback(query, STATE);
+        if (!outcome.ok) {
+          expect(outcome.error.message).not.toContain(STATE);
+          const code = params["code"] ?? "";
+          if (params["error"] === undefined && code.length > 8) expect(outcome.error.message).not.toContain(code);
+          const jwt = params["jwt"] ?? "";
+          // error_description is echoed on purpose; without one, nothing from the query may appear.
+          if (params["error"] === undefined && jwt.length > 8) expect(outcome.error.message).not.toContain(jwt);
+        }
+      }),
     );
   });
 });

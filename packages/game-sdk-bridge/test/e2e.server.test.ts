@@ -11,7 +11,10 @@
 import { freeLoopbackPort, type ReferenceServer, readMailbox, startReferenceServer, waitForMailedCode } from "@slotgate/server/testing";
 import { type Browser, chromium } from "playwright-core";
 import { runCliBinary } from "./helpers/cli-binary.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type DeviceCodePrompt, type LoginResult, login, loginWithDeviceCode } from "../src/index.js";
 
 const CHROMIUM = process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium";
@@ -31,6 +34,9 @@ describe("login() against the reference server with headless Chromium", () => {
   let browser: Browser;
   let clientId = "";
   let deviceClientId = "";
+  /** A public client (no secret) registered with the port-less loopback URI: PKCE S256, any port. */
+  let publicClientId = "";
+  const PUBLIC_REDIRECT = "http://127.0.0.1/callback";
   let redirectUri = "";
   const email = `player-${Date.now()}@e2e.slotgate.test`;
   const password = "correct horse battery staple 42";
@@ -77,6 +83,22 @@ describe("login() against the reference server with headless Chromium", () => {
           "urn:ietf:params:oauth:grant-type:device_code",
         ]) as Record<string, unknown>;
         deviceClientId = String(consoleClient["client_id"]);
+        const publicClient = run([
+          "client",
+          "create",
+          "--name",
+          "game-sdk-bridge public e2e",
+          "--redirect-uri",
+          PUBLIC_REDIRECT,
+          "--download-url",
+          "https://game.example/download",
+          "--web-url",
+          "https://game.example",
+          "--platform",
+          "game",
+          "--public",
+        ]) as Record<string, unknown>;
+        publicClientId = String(publicClient["client_id"]);
       },
     });
     // Playwright gives every launch a fresh profile directory of its own (the --user-data-dir of TOOLCHAIN.md).
@@ -91,6 +113,8 @@ describe("login() against the reference server with headless Chromium", () => {
   interface Played {
     result: LoginResult;
     flowError?: unknown;
+    /** The authorize URL the login opened. */
+    authorizeUrl?: URL;
     /** Where the tab ended up and what it shows, after the loopback page loaded. */
     finalUrl?: string;
     heading?: string | null;
@@ -99,17 +123,19 @@ describe("login() against the reference server with headless Chromium", () => {
   /**
    * Plays the player in Chromium on the authorize page: email and password (creating the
    * player account with the page's sign-up box when `signUp`), then the decision button.
+   * The confidential client by default; `client` names another (the public one).
    */
-  async function signInWithChromium(decision: "approve" | "deny", signUp = false): Promise<Played> {
+  async function signInWithChromium(decision: "approve" | "deny", signUp = false, client?: { ClientId: string; RedirectUri: string }): Promise<Played> {
     const context = await browser.newContext();
     const played: Partial<Played> = {};
     let flow: Promise<void> = Promise.resolve();
     try {
       const result = await login(
-        { ClientId: clientId, RedirectUri: redirectUri, SlotgateUrl: server.url },
+        { ClientId: client?.ClientId ?? clientId, RedirectUri: client?.RedirectUri ?? redirectUri, SlotgateUrl: server.url },
         {
           timeoutMs: 60_000,
           openBrowser: (url) => {
+            played.authorizeUrl = new URL(url);
             flow = (async () => {
               const page = await context.newPage();
               await page.goto(url);
@@ -156,6 +182,62 @@ describe("login() against the reference server with headless Chromium", () => {
     expect(validate.status).toBeLessThan(300);
     const forged = await fetch(`${server.url}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${result.Jwt}x` } });
     expect(forged.status).toBeGreaterThanOrEqual(400);
+  }, 120_000);
+
+  it("a public client: PKCE S256 on a port the system picked, the code redeemed with the verifier for a JWT the server validates", async () => {
+    const { result, flowError, authorizeUrl, finalUrl, heading } = await signInWithChromium("approve", false, {
+      ClientId: publicClientId,
+      RedirectUri: PUBLIC_REDIRECT,
+    });
+    expect(flowError, String(flowError)).toBeUndefined();
+    expect(result.ErrorMessage).toBeNull();
+    expect(result.Success).toBe(true);
+    const sent = Object.fromEntries(authorizeUrl!.searchParams);
+    expect(sent).toMatchObject({ client_id: publicClientId, code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), code_challenge_method: "S256" });
+    const port = Number(new URL(sent["redirect_uri"]!).port);
+    expect(port).toBeGreaterThan(0);
+    expect(sent["redirect_uri"]).toBe(`http://127.0.0.1:${port}/callback`);
+    expect(heading).toBe("Signed in to Slotgate");
+    expect(finalUrl).toBe(sent["redirect_uri"]);
+    const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${result.Jwt}` } });
+    expect(validate.status).toBe(200);
+    expect(await validate.json()).toMatchObject({ client_id: publicClientId, token_use: "user_jwt" });
+  }, 120_000);
+
+  it("slotgate-login with the public client: the same PKCE login from the CLI, one JSON line with the JWT", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "slotgate-e2e-cli-"));
+    const log = join(dir, "authorize-url.txt");
+    try {
+      const run = runCliBinary(["--client-id", publicClientId, "--redirect-uri", PUBLIC_REDIRECT, "--slotgate-url", server.url, "--timeout-ms", "60000"], {
+        SLOTGATE_BROWSER: `${process.execPath} ${resolve(import.meta.dirname, "fixtures/fake-browser.mjs")}`,
+        FAKE_BROWSER_MODE: "ignore",
+        FAKE_BROWSER_LOG: log,
+      });
+      // The stand-in browser only writes the URL down; the player opens it in Chromium.
+      await vi.waitUntil(() => existsSync(log) && readFileSync(log, "utf8") !== "", { timeout: 30_000, interval: 100 });
+      const url = readFileSync(log, "utf8");
+      expect(new URL(url).searchParams.get("code_challenge_method")).toBe("S256");
+      const context = await browser.newContext();
+      try {
+        const page = await context.newPage();
+        await page.goto(url);
+        await page.fill('[name="email"]', email);
+        await page.fill('[name="password"]', password);
+        await page.locator('[name="decision"][value="approve"]').click();
+        await page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/callback/);
+        expect(await page.locator("h1").textContent()).toBe("Signed in to Slotgate");
+      } finally {
+        await context.close();
+      }
+      const done = await run.done;
+      expect(done.code, done.stderr).toBe(0);
+      const line = JSON.parse(done.stdout.trim()) as LoginResult;
+      expect(line).toMatchObject({ Success: true, ErrorCode: null });
+      const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${line.Jwt}` } });
+      expect(await validate.json()).toMatchObject({ client_id: publicClientId, token_use: "user_jwt" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it("reports access_denied when the player denies", async () => {
@@ -205,11 +287,14 @@ describe("login() against the reference server with headless Chromium", () => {
 
   it("loginWithDeviceCode: access_denied when the player denies; invalid_config for a client without the grant", async () => {
     let phone: Promise<string | null> = Promise.resolve(null);
-    const denied = await loginWithDeviceCode({ clientId: deviceClientId, slotgateUrl: server.url }, {
-      onUserCode: (p) => {
-        phone = decideOnPhone(p, "deny");
+    const denied = await loginWithDeviceCode(
+      { clientId: deviceClientId, slotgateUrl: server.url },
+      {
+        onUserCode: (p) => {
+          phone = decideOnPhone(p, "deny");
+        },
       },
-    });
+    );
     expect(await phone).toBe("device_denied");
     expect(denied).toMatchObject({ Success: false, ErrorCode: "access_denied", Jwt: null });
     const unregistered = await loginWithDeviceCode({ ClientId: clientId, SlotgateUrl: server.url }, { onUserCode: () => {} });
@@ -224,7 +309,10 @@ describe("login() against the reference server with headless Chromium", () => {
     expect(await decideOnPhone({ ...prompt, VerificationUriComplete: prompt.VerificationUriComplete }, "approve")).toBe("device_approved");
     const done = await run.done;
     expect(done.code).toBe(0);
-    const lines = done.stdout.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = done.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatchObject({ Success: true, ErrorCode: null });
     expect(done.stderr).toContain(prompt.UserCode);

@@ -3,9 +3,14 @@ import { login } from "../src/index.js";
 import { startCallbackListener } from "../src/loopback/listener.js";
 import { idleBrowser, isListening, rawRequest, SAMPLE_JWT } from "./helpers/fake-browser.js";
 
+/** These tests send no code: a redemption would be a bug. */
+const noCodes = async (): Promise<string> => {
+  throw new Error("no code expected");
+};
+
 describe("loopback listener", () => {
   it("binds 127.0.0.1 only, never all interfaces", async () => {
-    const listener = await startCallbackListener(0, "s".repeat(43));
+    const listener = await startCallbackListener(0, "s".repeat(43), noCodes);
     try {
       expect(listener.address).toBe("127.0.0.1");
       expect(listener.port).toBeGreaterThan(0);
@@ -16,7 +21,7 @@ describe("loopback listener", () => {
   });
 
   it("close() can be called twice", async () => {
-    const listener = await startCallbackListener(0, "state");
+    const listener = await startCallbackListener(0, "state", noCodes);
     await listener.close();
     await expect(listener.close()).resolves.toBeUndefined();
   });
@@ -42,7 +47,7 @@ describe("loopback listener", () => {
   });
 
   it("lets only the first redirect decide the login", async () => {
-    const listener = await startCallbackListener(0, "the-state");
+    const listener = await startCallbackListener(0, "the-state", noCodes);
     try {
       const first = await rawRequest(listener.port, "/callback?state=wrong");
       expect(first.status).toBe(400);

@@ -1,13 +1,7 @@
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { type GameSdkBridgeErrorCode, type LoginResult, login } from "../src/index.js";
-import {
-  type Authorize,
-  idleBrowser,
-  isListening,
-  redirectingBrowser,
-  SAMPLE_JWT,
-} from "./helpers/fake-browser.js";
+import { type Authorize, approveWithCode, idleBrowser, isListening, redirectingBrowser, SAMPLE_JWT, tokenEndpoint } from "./helpers/fake-browser.js";
 
 const config = { ClientId: "game-1", RedirectUri: "http://127.0.0.1:0/callback" };
 
@@ -21,9 +15,9 @@ function expectFailure(result: LoginResult, code: GameSdkBridgeErrorCode): void 
   expect(result.ErrorMessage?.length ?? 0).toBeGreaterThan(10);
 }
 
-async function failWith(makeQuery: (authorize: Authorize) => string) {
+async function failWith(makeQuery: (authorize: Authorize) => string, fetch?: typeof globalThis.fetch) {
   const browser = redirectingBrowser(makeQuery);
-  const result = await login(config, { openBrowser: browser.openBrowser });
+  const result = await login(config, { openBrowser: browser.openBrowser, ...(fetch ? { fetch } : {}) });
   const page = await browser.page;
   const authorize = browser.opened[0]!;
   expect(await isListening(authorize.port)).toBe(false);
@@ -51,18 +45,59 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
     expectFailure(result, "state_mismatch");
   });
 
-  it("fails with missing_jwt when the redirect carries the state but no jwt", async () => {
+  it("fails with missing_jwt when the redirect carries the state but neither a code nor a jwt", async () => {
     const { result, page } = await failWith(({ state }) => `state=${state}`);
     expectFailure(result, "missing_jwt");
     expect(page.status).toBe(400);
-    expect(page.body).toContain("no jwt");
+    expect(page.body).toContain("neither a code nor a jwt");
   });
 
-  it("explains a code-flow redirect (code instead of jwt) as a registration problem", async () => {
-    const { result } = await failWith(({ state }) => `code=abc123&state=${state}`);
-    expectFailure(result, "missing_jwt");
-    expect(result.ErrorMessage).toContain("authorization code instead of a jwt");
-    expect(result.ErrorMessage).not.toContain("abc123");
+  it("refuses a redirect with two codes, or a code and a jwt, without redeeming anything", async () => {
+    const token = tokenEndpoint();
+    for (const query of [(a: Authorize) => `code=a&code=b&state=${a.state}`, (a: Authorize) => `code=a&jwt=${SAMPLE_JWT}&state=${a.state}`]) {
+      const { result } = await failWith(query, token.fetch);
+      expectFailure(result, "missing_jwt");
+    }
+    expect(token.requests).toHaveLength(0);
+  });
+
+  it("a code Slotgate refuses (invalid_grant) is authorization_error, shown on the failure page; nothing of the code leaks", async () => {
+    const token = tokenEndpoint({
+      status: 400,
+      body: { success: false, error: "invalid_grant", message: "The authorization code is unknown, expired, already used." },
+    });
+    const { result, page } = await failWith(approveWithCode("secret-code-1"), token.fetch);
+    expectFailure(result, "authorization_error");
+    expect(result.ErrorMessage).toBe("Slotgate refused the sign-in code (invalid_grant): The authorization code is unknown, expired, already used.");
+    expect(page.status).toBe(400);
+    expect(page.body).toContain("invalid_grant");
+    expect(page.body).not.toContain("secret-code-1");
+  });
+
+  it("a client Slotgate does not redeem codes for without a secret (invalid_client) is invalid_config saying how to register", async () => {
+    const token = tokenEndpoint({ status: 401, body: { success: false, error: "invalid_client", message: "Unknown client_id or wrong client_secret." } });
+    const { result } = await failWith(approveWithCode(), token.fetch);
+    expectFailure(result, "invalid_config");
+    expect(result.ErrorMessage).toContain("Register the game as a public client");
+  });
+
+  it("an unreachable token endpoint is network_error; an answer without a JWT is missing_jwt", async () => {
+    const unreachable: typeof globalThis.fetch = async () => {
+      throw new TypeError("fetch failed");
+    };
+    expectFailure((await failWith(approveWithCode(), unreachable)).result, "network_error");
+    expectFailure((await failWith(approveWithCode(), tokenEndpoint({ body: { access_token: "opaque" } }).fetch)).result, "missing_jwt");
+  });
+
+  it("a redemption still running at the timeout is aborted; the login ends with timeout and the listener closes", async () => {
+    const token = tokenEndpoint({ hang: true });
+    const browser = redirectingBrowser(approveWithCode());
+    // The page never comes: the listener drops the browser's connection when the login ends.
+    const result = await login(config, { openBrowser: (url) => void browser.openBrowser(url).catch(() => {}), fetch: token.fetch, timeoutMs: 300 });
+    expectFailure(result, "timeout");
+    expect(token.requests).toHaveLength(1);
+    expect(token.requests[0]!.signal?.aborted).toBe(true);
+    expect(await isListening(browser.opened[0]!.port)).toBe(false);
   });
 
   it("fails with missing_jwt when the jwt is not JWT-shaped", async () => {
@@ -80,9 +115,7 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
   });
 
   it("reports another OAuth error as authorization_error", async () => {
-    const { result } = await failWith(({ state }) =>
-      new URLSearchParams({ error: "server_error", state }).toString(),
-    );
+    const { result } = await failWith(({ state }) => new URLSearchParams({ error: "server_error", state }).toString());
     expectFailure(result, "authorization_error");
     expect(result.ErrorMessage).toContain("server_error");
   });
@@ -137,10 +170,7 @@ describe("login failures over real HTTP on 127.0.0.1", () => {
       await new Promise<void>((resolve) => blocker!.listen(0, "127.0.0.1", resolve));
       const { port } = blocker.address() as { port: number };
       const browser = idleBrowser();
-      const result = await login(
-        { ClientId: "game-1", RedirectUri: `http://127.0.0.1:${port}/callback` },
-        { openBrowser: browser.openBrowser },
-      );
+      const result = await login({ ClientId: "game-1", RedirectUri: `http://127.0.0.1:${port}/callback` }, { openBrowser: browser.openBrowser });
       expectFailure(result, "port_in_use");
       expect(result.ErrorMessage).toContain(`Port ${port} on 127.0.0.1 is already in use`);
       expect(browser.opened).toHaveLength(0);

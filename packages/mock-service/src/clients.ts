@@ -1,5 +1,6 @@
-import type { GrantType } from "@slotgate/protocol";
+import { type GrantType, redirectUriAllowed } from "@slotgate/protocol";
 import type { MockContext } from "./context.js";
+import { basicCredentials } from "./http/auth.js";
 import { HttpError } from "./http/http-error.js";
 import { safeEqual } from "./random.js";
 import type { ClientRecord } from "./state.js";
@@ -15,13 +16,13 @@ export function isRegisteredRedirectUri(ctx: MockContext, client: ClientRecord, 
     const strip = (u: string) => u.replace(/\/+$/, "");
     return client.redirect_uris.some((r) => strip(r) === strip(uri));
   }
-  return client.redirect_uris.includes(uri);
+  return redirectUriAllowed(client, uri);
 }
 
 /** The client unless it is unknown, disabled or deleted (such a client neither signs users in nor authenticates). */
 export function activeClient(ctx: MockContext, clientId: string): ClientRecord | undefined {
   const client = ctx.state.clients.get(clientId);
-  return client && ((!client.disabled || ctx.faults.disabledClientStillWorks) && !client.deleted) ? client : undefined;
+  return client && (!client.disabled || ctx.faults.disabledClientStillWorks) && !client.deleted ? client : undefined;
 }
 
 /** The client, or throws 401 invalid_client. */
@@ -40,7 +41,8 @@ export function requireRegisteredRedirectUri(ctx: MockContext, client: ClientRec
 export function authenticateClient(ctx: MockContext, clientId: string, secret: string): ClientRecord {
   const client = activeClient(ctx, clientId);
   const previous = client?.previous_secret;
-  const ok = client && (safeEqual(client.client_secret, secret) || (previous !== undefined && previous.until > ctx.now() && safeEqual(previous.secret, secret)));
+  const ok =
+    client && (safeEqual(client.client_secret, secret) || (previous !== undefined && previous.until > ctx.now() && safeEqual(previous.secret, secret)));
   if (!client || !ok) throw new HttpError("invalid_client");
   return client;
 }
@@ -48,7 +50,9 @@ export function authenticateClient(ctx: MockContext, clientId: string, secret: s
 /** Throws 400 unauthorized_client unless the client registered the grant. */
 export function requireGrant(client: ClientRecord, grant: GrantType): void {
   if (!client.grant_types.includes(grant)) {
-    throw new HttpError("unauthorized_client", { message: `This client is not registered for the ${grant} grant; register it with that grant in grant_types.` });
+    throw new HttpError("unauthorized_client", {
+      message: `This client is not registered for the ${grant} grant; register it with that grant in grant_types.`,
+    });
   }
 }
 
@@ -59,4 +63,16 @@ export function requireGrant(client: ClientRecord, grant: GrantType): void {
 export function identifyClient(ctx: MockContext, clientId: string | undefined, secret: string | undefined): ClientRecord {
   if (clientId === undefined) throw new HttpError("invalid_client");
   return secret === undefined ? requireClient(ctx, clientId) : authenticateClient(ctx, clientId, secret);
+}
+
+/** The client of a request's HTTP Basic credentials (the provider backends), or throws 401 invalid_client. */
+export function basicClient(ctx: MockContext, request: Request): ClientRecord {
+  const basic = basicCredentials(request);
+  if (!basic) {
+    throw new HttpError("invalid_client", {
+      message: "Authenticate with HTTP Basic client credentials (client_id:client_secret).",
+      headers: { "WWW-Authenticate": 'Basic realm="slotgate"' },
+    });
+  }
+  return authenticateClient(ctx, basic.id, basic.secret);
 }

@@ -6,10 +6,7 @@ import { endFamilyOf } from "./refresh-tokens.js";
 import type { CodeRecord } from "./state.js";
 
 /** Issues a single-use authorization code bound to client, redirect URI and optional PKCE challenge. */
-export function issueCode(
-  ctx: MockContext,
-  args: { client_id: string; redirect_uri: string; user_id: string; code_challenge?: string },
-): CodeRecord {
+export function issueCode(ctx: MockContext, args: { client_id: string; redirect_uri: string; user_id: string; code_challenge?: string }): CodeRecord {
   const record: CodeRecord = {
     code: randomBase64url(32),
     client_id: args.client_id,

@@ -1,3 +1,4 @@
+import { type AnyEndpoint, routePath } from "@slotgate/protocol/endpoints";
 import type { MockFixtures } from "./fixtures.js";
 import type { SigningKeys } from "./jwt.js";
 import type { MockFaults } from "./options.js";
@@ -20,9 +21,20 @@ export interface MockContext {
   callbackDelayMs: number;
   /** JSON body limit in bytes, null when a fault disables it. */
   bodyLimit: number | null;
+  /** The endpoint table's rows the simulated service serves, as their handlers are made. */
+  endpoints: AnyEndpoint[];
 }
 
 /** An absolute URL for a path of the simulated service. */
 export function urlOf(ctx: MockContext, path: string): string {
   return `${ctx.baseUrl}${path}`;
+}
+
+/**
+ * The absolute URL (MSW path, `:name` parameters) of a table row the simulated service serves, noting
+ * the row as served (its `/openapi.json` and the 405 answers list the served rows).
+ */
+export function endpointUrl(ctx: MockContext, row: AnyEndpoint): string {
+  if (!ctx.endpoints.includes(row)) ctx.endpoints.push(row);
+  return urlOf(ctx, routePath(row.path));
 }

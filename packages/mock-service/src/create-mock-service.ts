@@ -1,4 +1,5 @@
 import { LIMITS } from "@slotgate/protocol";
+import type { EndpointName } from "@slotgate/protocol/endpoints";
 import type { JWK } from "jose";
 import type { HttpHandler } from "msw";
 import type { MockContext } from "./context.js";
@@ -6,6 +7,7 @@ import { MockServiceError } from "./errors.js";
 import { type MockFixtures, createFixtures } from "./fixtures.js";
 import { authorizeHandlers } from "./handlers/authorize.js";
 import { contentTokenHandlers, parseXotn } from "./handlers/content-tokens.js";
+import { brandHandlers } from "./handlers/brand.js";
 import { devUserHandlers } from "./handlers/dev-user.js";
 import { deviceHandlers } from "./handlers/device.js";
 import { fallbackHandlers } from "./handlers/fallback.js";
@@ -53,6 +55,12 @@ export interface MockService {
   readonly baseUrl: string;
   /** The seeded records (see {@link MockFixtures}); the same values whether or not `seed` was false. */
   readonly fixtures: MockFixtures;
+  /**
+   * The names of the endpoint table's rows the simulation serves (its `/openapi.json` lists them); the
+   * others (PIN, transfers, the marketplace check, the provider side of the developer center, the
+   * development-chain operator routes) answer 404.
+   */
+  readonly endpoints: readonly EndpointName[];
   /** The in-memory state, for inspection in tests. */
   readonly state: MockState;
   /** Platform-operator actions. */
@@ -124,11 +132,13 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     clientSecretOverlapSeconds: Math.max(0, options.clientSecretOverlapSeconds ?? 86_400),
     callbackDelayMs: Math.max(0, options.callbackDelayMs ?? 10),
     bodyLimit: faults.noBodyLimit ? null : LIMITS.maxJsonBodyBytes,
+    endpoints: [],
   };
 
   const handlers: HttpHandler[] = [
     ...wellKnownHandlers(ctx),
     ...devUserHandlers(ctx),
+    ...brandHandlers(ctx),
     ...authorizeHandlers(ctx),
     ...deviceHandlers(ctx),
     ...tokenHandlers(ctx),
@@ -151,7 +161,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
       await ctx.ready();
       requireUserAndClient(state, user_id, client_id);
       const slotCuid = cuid ?? firstCuidOf(ctx, client_id);
-      if (slotCuid !== undefined && !state.providers.has(slotCuid)) throw new MockServiceError("unknown_cuid", `No provider registration for cuid ${slotCuid}.`);
+      if (slotCuid !== undefined && !state.providers.has(slotCuid))
+        throw new MockServiceError("unknown_cuid", `No provider registration for cuid ${slotCuid}.`);
       const wallet = slotCuid === undefined ? state.slotFor(client_id, user_id) : walletOf(ctx, activeSlot(ctx, user_id, slotCuid, { create: true })!);
       wallet.xotn += parseXotn(xotn);
     },
@@ -174,6 +185,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
   return {
     handlers,
     baseUrl,
+    endpoints: ctx.endpoints.map((row) => row.name as EndpointName),
     fixtures,
     state,
     operator,

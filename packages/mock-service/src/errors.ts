@@ -1,3 +1,5 @@
+import { CodedError } from "@slotgate/protocol";
+
 /** Stable codes of {@link MockServiceError}. */
 export type MockServiceErrorCode = "invalid_option" | "unknown_user" | "unknown_client" | "unknown_cuid" | "unknown_user_code" | "no_mail";
 
@@ -12,12 +14,6 @@ export type MockServiceErrorCode = "invalid_option" | "unknown_user" | "unknown_
  * catch (e) { if (e instanceof MockServiceError && e.code === "unknown_user") {} }
  * ```
  */
-export class MockServiceError extends Error {
+export class MockServiceError extends CodedError<MockServiceErrorCode> {
   override name = "MockServiceError";
-  /** Stable error code. */
-  readonly code: MockServiceErrorCode;
-  constructor(code: MockServiceErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.code = code;
-  }
 }

@@ -1,20 +1,12 @@
-import type { GrantType, PlatformType } from "@slotgate/protocol";
+import type { ClientApplication } from "@slotgate/protocol";
 import { ENCRYPTION_TEST_VECTORS } from "@slotgate/protocol/test-vectors";
 
 /** A seeded client application, with its secret (fixtures are test data, so the secret is known). */
-export interface ClientFixture {
-  client_id: string;
+export interface ClientFixture
+  extends Pick<ClientApplication, "client_id" | "name" | "redirect_uris" | "download_url" | "web_url" | "platform" | "blockchain" | "grant_types"> {
   client_secret: string;
-  name: string;
   /** The main registered redirect URI (first of `redirect_uris`). */
   redirect_uri: string;
-  redirect_uris: string[];
-  download_url: string;
-  web_url: string;
-  platform: PlatformType;
-  blockchain: boolean;
-  /** Grants the client may use (`authorization_code` always). */
-  grant_types: GrantType[];
 }
 
 /** Every seeded record of the simulated service. */

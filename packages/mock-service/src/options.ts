@@ -13,7 +13,7 @@ export interface MockFaults {
   skipCsrfCheck?: boolean;
   /** `POST /v1/oauth/revoke` answers 200 but the token stays valid. */
   ignoreRevocation?: boolean;
-  /** Status endpoints accept a bearer token of any user or client. */
+  /** The actor rules on the bearer token's user and client go unchecked: status, oauth-meta authorize and exchange_token_owner accept a token of any user or client. */
   skipTokenUserCheck?: boolean;
   /** Purchases split 10% / 90% instead of 15% / 85%. */
   wrongFeeSplit?: boolean;

@@ -9,9 +9,7 @@ export interface PasswordHash {
 const ITERATIONS = 10_000;
 
 async function derive(password: string, salt: string): Promise<string> {
-  const key = await globalThis.crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, [
-    "deriveBits",
-  ]);
+  const key = await globalThis.crypto.subtle.importKey("raw", new TextEncoder().encode(password), "PBKDF2", false, ["deriveBits"]);
   const bits = await globalThis.crypto.subtle.deriveBits(
     { name: "PBKDF2", hash: "SHA-256", salt: new TextEncoder().encode(salt), iterations: ITERATIONS },
     key,

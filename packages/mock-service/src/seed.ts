@@ -35,6 +35,13 @@ export async function seed(state: MockState, fixtures: MockFixtures, now: () => 
   const wallet = state.slotFor(slot.client_id, slot.user_id, slot.address);
   wallet.xotn = parseXotn(slot.xotn);
   // The seeded wallet is the end user's first slot of the provider's cuid: slot 0, active.
-  state.cuidSlots.set(`${provider.cuid}|0`, { cuid: provider.cuid, meta_idx: 0, wallet: wallet.address.toLowerCase(), user_id: slot.user_id, active: true, tr_cnt: 0 });
+  state.cuidSlots.set(`${provider.cuid}|0`, {
+    cuid: provider.cuid,
+    meta_idx: 0,
+    wallet: wallet.address.toLowerCase(),
+    user_id: slot.user_id,
+    active: true,
+    tr_cnt: 0,
+  });
   state.slotCounters.set(provider.cuid, 1);
 }

@@ -43,10 +43,13 @@ export function walletOf(ctx: MockContext, slot: CuidSlotRecord): SlotRecord {
   return wallet;
 }
 
-function backsASlot(state: MockState, address: string): boolean {
-  for (const slot of state.cuidSlots.values()) if (slot.wallet === address) return true;
-  return false;
+/** The slot a wallet (lower-case address) backs, if any: a wallet backs at most one slot for all its life. */
+function slotBackedBy(state: MockState, address: string): CuidSlotRecord | undefined {
+  for (const slot of state.cuidSlots.values()) if (slot.wallet === address) return slot;
+  return undefined;
 }
+
+const backsASlot = (state: MockState, address: string): boolean => slotBackedBy(state, address) !== undefined;
 
 /**
  * The wallet a first opening of a slot of `cuid` would give `userId` (the user's wallet at the cuid's client,
@@ -187,9 +190,11 @@ export interface ContentSlot {
 }
 
 /**
- * The user's slot for a client, as the server's `contentSlotOf`: a client that registered a cuid gets
- * the user's active slot of its first cuid (opened when there is none); a blockchain client without a
- * cuid gets the user's wallet at that client with `tr_cnt` 0; other clients undefined.
+ * The user's slot for a client, as the server's `contentSlotOf` (the chain service's `contentSlot`): a
+ * client that registered a cuid gets the user's active slot of its first cuid (opened when there is none);
+ * a blockchain client without a cuid gets the user's wallet at that client while it is theirs (a wallet
+ * that was sold is the buyer's; `slotFor` then makes the user another), with the `tr_cnt` of the slot it
+ * backs (0 when none); other clients undefined. Never a wallet the user no longer owns.
  *
  * @example
  * ```ts
@@ -199,7 +204,10 @@ export interface ContentSlot {
 export function contentSlotOf(ctx: MockContext, client: { client_id: string; blockchain: boolean }, userId: string): ContentSlot | undefined {
   if (!client.blockchain) return undefined;
   const cuid = firstCuidOf(ctx, client.client_id);
-  if (cuid === undefined) return { content_address: ctx.state.slotFor(client.client_id, userId).address, tr_cnt: 0 };
+  if (cuid === undefined) {
+    const own = ctx.state.slotFor(client.client_id, userId);
+    return { content_address: own.address, tr_cnt: slotBackedBy(ctx.state, own.address.toLowerCase())?.tr_cnt ?? 0 };
+  }
   const slot = activeSlot(ctx, userId, cuid, { create: true })!;
   return { content_address: walletOf(ctx, slot).address, tr_cnt: slot.tr_cnt, cu_id: slot.cuid, meta_idx: slot.meta_idx };
 }

@@ -24,6 +24,8 @@ export interface ClientRecord extends ClientApplication {
   revoked_before?: number;
   /** The developer center's audit list, oldest first. */
   audit?: ClientAuditEntry[];
+  /** The brand the sign-in pages show (each absent when not set); the logo with its bytes and SHA-256 (hex). */
+  brand?: { display_name?: string; accent_color?: string; logo?: { content_type: string; bytes: Uint8Array; sha256: string } };
 }
 
 /** An end user. */

@@ -8,8 +8,13 @@ const DEV_TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 /** Signs a user JWT (popup / loopback login, 7 days). */
 export async function issueUserJwt(ctx: MockContext, userId: string, clientId: string): Promise<string> {
+  return (await issueUserJwtWithId(ctx, userId, clientId)).token;
+}
+
+/** Signs a user JWT and answers its jti too (a code redeemed for one revokes it when the code is replayed). */
+export async function issueUserJwtWithId(ctx: MockContext, userId: string, clientId: string): Promise<{ token: string; jti: string }> {
   const keys = await ctx.ready();
-  const { token } = await signToken(keys, {
+  return signToken(keys, {
     issuer: ctx.baseUrl,
     sub: userId,
     client_id: clientId,
@@ -17,7 +22,6 @@ export async function issueUserJwt(ctx: MockContext, userId: string, clientId: s
     now: ctx.now(),
     lifetimeSeconds: LIMITS.userJwtLifetimeSeconds,
   });
-  return token;
 }
 
 /** Signs an access token (code exchange, get_token; 3600 s), returning its jti for revocation. */

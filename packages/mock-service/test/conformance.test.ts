@@ -14,5 +14,6 @@ defineConformanceSuite({
   name: "simulated service (MSW)",
   baseUrl: () => mock.baseUrl,
   operator: mock.operator,
+  endpoints: mock.endpoints,
   readMailedCode: (email) => mock.readMailedCode(email),
 });

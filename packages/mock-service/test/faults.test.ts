@@ -17,6 +17,7 @@ import {
   slotsOpenListActivateAfterLogout,
   statusLifecycle,
   statusRejectsOtherUsersToken,
+  tableRowsRefuseAnotherActor,
   tokenRejectsUnregisteredRedirectUri,
 } from "@slotgate/conformance";
 import { setupServer } from "msw/node";
@@ -33,7 +34,11 @@ const CASES: { fault: keyof MockFaults; checks: Record<string, Check>; because: 
   },
   { fault: "skipCsrfCheck", checks: { authorizeEnforcesCsrf }, because: [/no cookie/] },
   { fault: "ignoreRevocation", checks: { revokeDeactivatesToken }, because: [/revoked token/] },
-  { fault: "skipTokenUserCheck", checks: { statusRejectsOtherUsersToken }, because: [/another user's token/] },
+  {
+    fault: "skipTokenUserCheck",
+    checks: { statusRejectsOtherUsersToken, tableRowsRefuseAnotherActor },
+    because: [/another user's token/, /naming another (user|token client): HTTP status/],
+  },
   { fault: "logoutKeepsTransferDisabled", checks: { statusLifecycle }, because: [/match object/] },
   { fault: "wrongFeeSplit", checks: { purchaseSplits15To85 }, because: [/buy 1000/] },
   { fault: "noBodyLimit", checks: { rejectsOversizedBody }, because: [/signup: HTTP status/] },
@@ -54,7 +59,13 @@ const faulty = new Map<string, MockService>(
 );
 const server = setupServer(...healthy.handlers, ...[...faulty.values()].flatMap((m) => m.handlers));
 
-const target = (mock: MockService) => ({ name: mock.baseUrl, baseUrl: () => mock.baseUrl, operator: mock.operator, readMailedCode: (email: string) => mock.readMailedCode(email) });
+const target = (mock: MockService) => ({
+  name: mock.baseUrl,
+  baseUrl: () => mock.baseUrl,
+  operator: mock.operator,
+  endpoints: mock.endpoints,
+  readMailedCode: (email: string) => mock.readMailedCode(email),
+});
 const contexts: ConformanceContext[] = [];
 async function contextFor(mock: MockService): Promise<ConformanceContext> {
   const ctx = await createConformanceContext(target(mock));

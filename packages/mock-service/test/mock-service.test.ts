@@ -54,7 +54,7 @@ describe("fixtures", () => {
       clients: { client_id: string }[];
     };
     expect(list.clients.map((c) => c.client_id).sort()).toEqual(["sg_demo_backend", "sg_demo_client", "sg_demo_game"]);
-    expect(JSON.stringify(list)).not.toContain("\"client_secret\"");
+    expect(JSON.stringify(list)).not.toContain('"client_secret"');
     expect(JSON.stringify(list)).not.toContain(FIXTURES.webClient.client_secret);
   });
 
@@ -90,7 +90,11 @@ describe("content tokens with the shared test vectors", () => {
   it("test_encryption of the seeded provider reproduces every shared vector that uses its key", async () => {
     const { post } = use();
     for (const vector of ENCRYPTION_TEST_VECTORS.filter((v) => v.key === FIXTURES.provider.aes_key && v.iv === FIXTURES.provider.aes_iv)) {
-      const res = await post("/v1/development-api/test_encryption", { client_id: FIXTURES.webClient.client_id, test_string: vector.plaintext }, basic(FIXTURES.webClient));
+      const res = await post(
+        "/v1/development-api/test_encryption",
+        { client_id: FIXTURES.webClient.client_id, test_string: vector.plaintext },
+        basic(FIXTURES.webClient),
+      );
       expect(await res.json()).toEqual({ success: true, encrypted_string: vector.ciphertext });
     }
   });
@@ -125,9 +129,17 @@ describe("content tokens with the shared test vectors", () => {
     const now = Date.parse("2026-01-01T00:00:00Z");
     const { post } = use({ now: () => now });
     const { client_id, client_secret } = FIXTURES.webClient;
-    await post("/v1/development-api/user_buy_content_token", { client_id, user_dbkey: "1001", amount: "10", cuid: "demo-game" }, basic({ client_id, client_secret }));
+    await post(
+      "/v1/development-api/user_buy_content_token",
+      { client_id, user_dbkey: "1001", amount: "10", cuid: "demo-game" },
+      basic({ client_id, client_secret }),
+    );
     const message = (extra: Record<string, unknown>) =>
-      encryptHex(JSON.stringify({ client_id, user_dbkey: "1001", amount: "1", cuid: "demo-game", ...extra }), FIXTURES.provider.aes_key, FIXTURES.provider.aes_iv);
+      encryptHex(
+        JSON.stringify({ client_id, user_dbkey: "1001", amount: "1", cuid: "demo-game", ...extra }),
+        FIXTURES.provider.aes_key,
+        FIXTURES.provider.aes_iv,
+      );
     const send = (m: string) => post("/v1/development-api/increase_used_content_token", { encrypted_message: m }, basic({ client_id, client_secret }));
     const first = message({ nonce: "nonce-0001", ts: now / 1000 });
     expect((await send(first)).status).toBe(200);

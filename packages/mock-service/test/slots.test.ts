@@ -36,22 +36,49 @@ describe("a sale in the simulated service", () => {
     const { alice, bob } = ctx.users;
     const sellerLogin = await ctx.accessToken(client, alice);
     await mock.operator.fundSlot({ client_id: client.client_id, user_id: alice.user_id, xotn: "1000", cuid });
-    await json(await ctx.postJson(PATHS.userBuyContentToken, { client_id: client.client_id, user_dbkey: alice.user_id, amount: "100", cuid }, ctx.basic(client)), 200);
-    const message = encryptHex(JSON.stringify({ client_id: client.client_id, user_dbkey: alice.user_id, amount: "30", cuid }), String(registered["aes_key"]), String(registered["aes_iv"]));
+    await json(
+      await ctx.postJson(PATHS.userBuyContentToken, { client_id: client.client_id, user_dbkey: alice.user_id, amount: "100", cuid }, ctx.basic(client)),
+      200,
+    );
+    const message = encryptHex(
+      JSON.stringify({ client_id: client.client_id, user_dbkey: alice.user_id, amount: "30", cuid }),
+      String(registered["aes_key"]),
+      String(registered["aes_iv"]),
+    );
     await json(await ctx.postJson(PATHS.increaseUsedContentToken, { encrypted_message: message }, ctx.basic(client)), 200);
     const buyerLogin = await ctx.accessToken(client, bob);
     const before = (await json(await read(cuid, 0), 200))["slot"] as Record<string, unknown>;
     expect(before).toMatchObject({ owner_user_id: alice.user_id, slot: sellerLogin.content_address, balance: "70", used_balances: "30", tr_cnt: 0 });
 
-    const sale = { state: "sale-1", cu_id: cuid, from_uuid: alice.user_id, to_uuid: bob.user_id, meta_idx: 0, pin_hash: "ab".repeat(32), key_share_user: "cd".repeat(32) };
+    const sale = {
+      state: "sale-1",
+      cu_id: cuid,
+      from_uuid: alice.user_id,
+      to_uuid: bob.user_id,
+      meta_idx: 0,
+      pin_hash: "ab".repeat(32),
+      key_share_user: "cd".repeat(32),
+    };
     const sold = await json(await ctx.postJson(PATHS.exchangeTokenOwner, sale, ctx.bearer(sellerLogin.access_token)), 200);
     expect(sold).toMatchObject({ success: true, meta_idx: 0, tr_cnt: 1 });
     expect(sold["tx_hash"]).toMatch(/^0x[0-9a-f]{64}$/);
 
     const after = (await json(await read(cuid, 0), 200))["slot"] as Record<string, unknown>;
-    expect(after).toMatchObject({ owner_user_id: bob.user_id, owner: sold["new_owner"], slot: before["slot"], balance: "70", used_balances: "30", tr_cnt: 1, state: "sleeping" });
-    await expect(json(await ctx.postJson(PATHS.exchangeTokenOwner, sale, ctx.bearer(sellerLogin.access_token)), 409)).resolves.toMatchObject({ error: "replayed_message" });
-    await expect(json(await ctx.postJson(PATHS.exchangeTokenOwner, { ...sale, state: "sale-2" }, ctx.bearer(sellerLogin.access_token)), 403)).resolves.toMatchObject({ error: "not_owner" });
+    expect(after).toMatchObject({
+      owner_user_id: bob.user_id,
+      owner: sold["new_owner"],
+      slot: before["slot"],
+      balance: "70",
+      used_balances: "30",
+      tr_cnt: 1,
+      state: "sleeping",
+    });
+    await expect(json(await ctx.postJson(PATHS.exchangeTokenOwner, sale, ctx.bearer(sellerLogin.access_token)), 409)).resolves.toMatchObject({
+      error: "replayed_message",
+    });
+    await expect(
+      json(await ctx.postJson(PATHS.exchangeTokenOwner, { ...sale, state: "sale-2" }, ctx.bearer(sellerLogin.access_token)), 403),
+    ).resolves.toMatchObject({ error: "not_owner" });
 
     const sellerSlots = await json(await fetch(`${mock.baseUrl}${PATHS.slots}?cu_id=${cuid}`, { headers: ctx.bearer(sellerLogin.access_token) }), 200);
     expect(sellerSlots["slots"]).toEqual([]);
@@ -66,8 +93,18 @@ describe("a sale in the simulated service", () => {
   it("exchange_token_owner to a user that does not exist is 404 wallet_not_found and moves nothing", async () => {
     const { client, cuid } = await providerClient(ctx);
     const login = await ctx.accessToken(client, ctx.users.alice);
-    const sale = { state: "s", cu_id: cuid, from_uuid: ctx.users.alice.user_id, to_uuid: "999999", meta_idx: 0, pin_hash: "ab".repeat(32), key_share_user: "cd".repeat(32) };
-    await expect(json(await ctx.postJson(PATHS.exchangeTokenOwner, sale, ctx.bearer(login.access_token)), 404)).resolves.toMatchObject({ error: "wallet_not_found" });
+    const sale = {
+      state: "s",
+      cu_id: cuid,
+      from_uuid: ctx.users.alice.user_id,
+      to_uuid: "999999",
+      meta_idx: 0,
+      pin_hash: "ab".repeat(32),
+      key_share_user: "cd".repeat(32),
+    };
+    await expect(json(await ctx.postJson(PATHS.exchangeTokenOwner, sale, ctx.bearer(login.access_token)), 404)).resolves.toMatchObject({
+      error: "wallet_not_found",
+    });
     expect(((await json(await read(cuid, 0), 200))["slot"] as Record<string, unknown>)["owner_user_id"]).toBe(ctx.users.alice.user_id);
   });
 });
@@ -78,7 +115,10 @@ describe("purchases and slots in the simulated service", () => {
     const { alice } = ctx.users;
     const login = await ctx.accessToken(client, alice);
     const { client: other, cuid: otherCuid } = await providerClient(ctx);
-    const refused = await json(await ctx.postJson(PATHS.userBuyContentToken, { client_id: other.client_id, user_dbkey: alice.user_id, amount: "5", cuid: otherCuid }, ctx.basic(other)), 409);
+    const refused = await json(
+      await ctx.postJson(PATHS.userBuyContentToken, { client_id: other.client_id, user_dbkey: alice.user_id, amount: "5", cuid: otherCuid }, ctx.basic(other)),
+      409,
+    );
     expect(refused["error"]).toBe("insufficient_allowance");
     const slots = await json(await fetch(`${mock.baseUrl}${PATHS.slots}?cu_id=${otherCuid}`, { headers: ctx.bearer(login.access_token) }), 200);
     expect(slots["slots"], "the refused purchase opened no slot of that cuid").toEqual([]);

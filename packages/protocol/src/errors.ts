@@ -28,7 +28,10 @@ export const ERRORS = {
   not_found: { status: 404, message: "No such endpoint." },
   method_not_allowed: { status: 405, message: "This endpoint does not accept that HTTP method." },
   rate_limited: { status: 429, message: "Too many requests; retry after the time in the Retry-After header." },
-  idempotency_key_reused: { status: 422, message: "This Idempotency-Key was used with another request; send a new key for a new request, or repeat the first request exactly." },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This Idempotency-Key was used with another request; send a new key for a new request, or repeat the first request exactly.",
+  },
 
   // --- OAuth 2.0 (RFC 6749 section 5.2 spellings) ---
   invalid_client: { status: 401, message: "Unknown client_id or wrong client_secret." },
@@ -64,16 +67,28 @@ export const ERRORS = {
   release_disabled: { status: 409, message: "Release is not enabled for this cuid; ask the platform operator to enable it." },
   insufficient_balance: { status: 409, message: "The slot's content-token balance is smaller than the amount." },
   insufficient_allowance: { status: 409, message: "The slot's wallet has not approved enough XOTN for this purchase." },
-  invalid_encrypted_message: { status: 400, message: "encrypted_message is not hex AES-256-CTR of a JSON object with client_id, user_dbkey, amount and cuid under this provider's key." },
+  invalid_encrypted_message: {
+    status: 400,
+    message: "encrypted_message is not hex AES-256-CTR of a JSON object with client_id, user_dbkey, amount and cuid under this provider's key.",
+  },
   encrypted_message_mismatch: { status: 403, message: "The decrypted fields do not match the caller's provider registration." },
   replayed_message: { status: 409, message: "This encrypted message (nonce) was already accepted." },
   stale_message: { status: 400, message: "The encrypted message's timestamp is outside the accepted window." },
   slot_not_found: { status: 404, message: "No slot is known for this identifier." },
   logout_required: {
     status: 409,
-    message: "The user is logged in to the game that owns this cuid; the slot can be sold, put to sleep or activated only after logout (POST /v1/oauth/status/logout).",
+    message:
+      "The user is logged in to the game that owns this cuid; the slot can be sold, put to sleep or activated only after logout (POST /v1/oauth/status/logout).",
   },
-  slot_transfer_in_progress: { status: 409, message: "A sale of this user's slot is being written to the chain; the login status can change once it has settled. Retry after the Retry-After seconds." },
+  slot_transfer_in_progress: {
+    status: 409,
+    message: "A sale of this user's slot is being written to the chain; the login status can change once it has settled. Retry after the Retry-After seconds.",
+  },
+  slot_wallet_unsafe: {
+    status: 409,
+    message:
+      "This slot's wallet cannot be sold: the chain does not show that nothing its owner set can outlive the sale (a wallet made before slot wallets were locked, or one running other code). Nothing was moved.",
+  },
 
   // --- wallets, PIN and keys ---
   wallet_exists: { status: 409, message: "A wallet is already registered for this user." },
@@ -90,16 +105,25 @@ export const ERRORS = {
   not_owner: { status: 403, message: "The caller does not own this address or slot." },
   sponsorship_refused: {
     status: 403,
-    message: "The platform does not sponsor this operation: the token is not on the sponsorship allow-list, or the operation may use more gas than one operation may.",
+    message:
+      "The platform does not sponsor this operation: the token is not on the sponsorship allow-list, or the operation may use more gas than one operation may.",
   },
 
   // --- service ---
   chain_unavailable: { status: 503, message: "The blockchain node did not answer; retry later." },
-  sponsorship_budget_exceeded: { status: 429, message: "The gas the platform sponsors for this user or cuid today is used up; retry after the time in Retry-After." },
+  sponsorship_budget_exceeded: {
+    status: 429,
+    message: "The gas the platform sponsors for this user or cuid today is used up; retry after the time in Retry-After.",
+  },
   write_not_found: { status: 404, message: "No chain write with this id belongs to you." },
   chain_reverted: { status: 409, message: "The blockchain rejected the transaction." },
   service_unavailable: { status: 503, message: "The service is starting or shutting down; retry later." },
   internal_error: { status: 500, message: "Internal error." },
+  sealed_record_invalid: {
+    status: 500,
+    message:
+      "A secret the service keeps for this request failed its integrity check (it was altered, or sealed under another key); nothing was changed. Ask the platform operator to restore it.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 /** A stable error code of the Slotgate HTTP service. */

@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 export { BRAND } from "./brand.js";
+export { CodedError } from "./coded-error.js";
 export { isPendingWrite, type ChainWriteResponse, type ChainWriteStatus, type PendingWriteResponse } from "./chain-writes.js";
 export {
   ERRORS,
@@ -25,6 +26,7 @@ export {
 export { GRANT_TYPES, type GrantType } from "./grant-types.js";
 export { LIMITS, type Limits } from "./limits.js";
 export { PATHS, type PathName } from "./paths.js";
+export { isLoopbackIpRedirectUri, redirectUriAllowed, type TokenEndpointAuthMethod } from "./redirect-uris.js";
 export { POPUP_RESULT_SCRIPT, popupResultPayload, type PopupResultPayload } from "./popup-result.js";
 export type * from "./types/chain.js";
 export type * from "./types/content-token.js";

@@ -73,12 +73,23 @@ export const LIMITS = {
   otpPerHour: 5,
   /** Longest `Idempotency-Key` header, in characters. */
   idempotencyKeyMaxLength: 255,
-  /** How long an `Idempotency-Key` is remembered (a retry within it answers the first request's outcome), in seconds. */
+  /**
+   * How long an `Idempotency-Key` is remembered at least (a retry within it answers the first request's
+   * outcome), in seconds: the key and its write's answer are kept this long after the write settled, or
+   * longer when the server is configured so (`CHAIN_WRITE_RETENTION_SECONDS`), then deleted.
+   */
   idempotencyKeyLifetimeSeconds: 24 * 60 * 60,
   /** How long a money endpoint waits for its chain write to land before it answers 202 with the write's id, in seconds. */
   chainWriteWaitSeconds: 30,
   /** Largest JSON request body the service accepts, in bytes. */
   maxJsonBodyBytes: 64 * 1024,
+  /** Largest client logo, in bytes (its base64 fits a JSON body with room to spare). */
+  brandLogoMaxBytes: 40 * 1024,
+  /** Smallest and largest side of a client logo, in pixels. */
+  brandLogoMinPixels: 16,
+  brandLogoMaxPixels: 1024,
+  /** Least WCAG contrast of white text on a client's accent colour (AA for normal text). */
+  brandAccentMinContrast: 4.5,
 } as const;
 
 /** The type of {@link LIMITS}. */

@@ -10,12 +10,32 @@
 export const PATHS = {
   devUserSignup: "/v1/dev-user/signup",
   devUserLogin: "/v1/dev-user/login_devuser",
+  /** `GET`: the signed-in developer's own account (`ENDPOINTS.getDevUser`). */
+  devUserMe: "/v1/dev-user/me",
   clients: "/v1/dev-user/clients",
+  /** `PATCH` edits, `DELETE` deletes one of the developer's client applications. */
+  client: "/v1/dev-user/clients/:client_id",
+  clientSecret: "/v1/dev-user/clients/:client_id/secret",
+  clientDisable: "/v1/dev-user/clients/:client_id/disable",
+  clientEnable: "/v1/dev-user/clients/:client_id/enable",
+  clientAudit: "/v1/dev-user/clients/:client_id/audit",
+  clientDeliveries: "/v1/dev-user/clients/:client_id/deliveries",
+  clientDeliveryRetry: "/v1/dev-user/clients/:client_id/deliveries/:delivery_id/retry",
+  clientProvider: "/v1/dev-user/clients/:client_id/provider",
+  clientProviderCuids: "/v1/dev-user/clients/:client_id/provider/cuids",
+  clientReplayProtection: "/v1/dev-user/clients/:client_id/provider/replay_protection",
+  clientProviderKey: "/v1/dev-user/clients/:client_id/provider/key",
+  /** A client's brand on the service's pages: display name, accent colour, logo. */
+  clientBrand: "/v1/dev-user/clients/:client_id/brand",
+  /** A client's logo, served from the service's own origin (public). */
+  brandLogo: "/v1/brand/:client_id/logo",
   authorize: "/oauth/authorize",
   token: "/oauth/token",
   deviceAuthorization: "/oauth/device_authorization",
   deviceVerification: "/oauth/device",
   validate: "/v1/oauth/validate",
+  /** The bearer token's user (OpenID Connect Core 5.3 UserInfo): `sub` and nickname. */
+  userinfo: "/v1/oauth/userinfo",
   revoke: "/v1/oauth/revoke",
   statusLogin: "/v1/oauth/status/login",
   statusLogout: "/v1/oauth/status/logout",
@@ -28,9 +48,19 @@ export const PATHS = {
   userBuyContentToken: "/v1/development-api/user_buy_content_token",
   increaseUsedContentToken: "/v1/development-api/increase_used_content_token",
   balanceAdex: "/v1/development-api/balance_adex",
+  /** `GET` (public): a slot's balance and used balances read from the chain (`?cuid=` optional). */
+  balanceAdexSlot: "/v1/development-api/balance_adex/:slot",
+  /** `POST` (Basic): the provider's opt-in replay protection of spend messages. */
+  spendProtection: "/v1/development-api/spend_protection",
   releaseUsedBalance: "/v1/development-api/release_used_balance",
   testEncryption: "/v1/development-api/test_encryption",
   exchangeTokenOwner: "/idex-platform/exchange_token_owner",
+  /** Development chain only (`CHAIN=anvil`): XOTN for a user's slot and its purchase consent. */
+  devFundSlot: "/v1/dev/fund_slot",
+  /** Development chain only: sets a cuid's release flag. */
+  devEnableRelease: "/v1/dev/enable_release",
+  /** Development chain only: records a user's wallet as a slot's owner (`buy_slot`). */
+  devRegisterSlot: "/v1/dev/register_slot",
   /** `GET` (bearer): the caller's slots of a cuid (`?cu_id=`); `POST` (bearer): opens another slot of a cuid. */
   slots: "/v1/slots",
   /** `POST` (bearer): makes one of the caller's slots of a cuid the active one, the others sleep; only after logout. */
@@ -47,6 +77,8 @@ export const PATHS = {
   pinRecoverCode: "/v1/pin/recover/code",
   identityProviderCallback: "/oauth/idp/callback",
   passkeyOptions: "/oauth/authorize/passkey",
+  /** Ends the browser's service session for one client (the client SDK's `logout()`); no JSON, no row. */
+  browserLogout: "/oauth/logout",
   devMailbox: "/v1/dev-user/mailbox",
   jwks: "/.well-known/jwks.json",
   metadata: "/.well-known/oauth-authorization-server",

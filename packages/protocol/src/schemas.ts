@@ -14,9 +14,12 @@
  *
  * @packageDocumentation
  */
+export * from "./schemas/answers.js";
 export * from "./schemas/chain.js";
 export * from "./schemas/content-token.js";
+export * from "./schemas/client-brand.js";
 export * from "./schemas/dev-user.js";
+export * from "./schemas/development.js";
 export { validationDetails, summarizeDetails } from "./schemas/issues.js";
 export * from "./schemas/oauth.js";
 export * from "./schemas/oauth-meta.js";

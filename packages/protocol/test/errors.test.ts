@@ -18,9 +18,9 @@ describe("error catalogue", () => {
     expect(ERRORS.redirect_uri_mismatch.message).toMatch(/^redirect_uri mismatch/);
   });
 
-  it("only internal_error and unavailability of the chain or an identity provider are 5xx: bad input is always 4xx", () => {
+  it("only internal errors (a stored secret that fails its integrity check is one) and unavailability of the chain or an identity provider are 5xx: bad input is always 4xx", () => {
     const fiveHundreds = ERROR_CODES.filter((c) => ERRORS[c].status >= 500).sort();
-    expect(fiveHundreds).toEqual(["chain_unavailable", "identity_provider_error", "internal_error", "service_unavailable"]);
+    expect(fiveHundreds).toEqual(["chain_unavailable", "identity_provider_error", "internal_error", "sealed_record_invalid", "service_unavailable"]);
   });
 
   it("recognises codes and rejects everything else", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as crypto from "../src/crypto.js";
+import * as endpoints from "../src/endpoints.js";
 import * as root from "../src/index.js";
 import * as schemas from "../src/schemas.js";
 
@@ -8,6 +9,7 @@ describe("public surface", () => {
     expect(Object.keys(root).sort()).toMatchInlineSnapshot(`
       [
         "BRAND",
+        "CodedError",
         "ERRORS",
         "ERROR_CODES",
         "GRANT_TYPES",
@@ -15,8 +17,10 @@ describe("public surface", () => {
         "PATHS",
         "POPUP_RESULT_SCRIPT",
         "isErrorCode",
+        "isLoopbackIpRedirectUri",
         "isPendingWrite",
         "popupResultPayload",
+        "redirectUriAllowed",
       ]
     `);
   });
@@ -57,5 +61,20 @@ describe("public surface", () => {
     ]) {
       expect(names).toContain(expected);
     }
+  });
+
+  it("endpoints entry exports exactly these runtime names", () => {
+    expect(Object.keys(endpoints).sort()).toEqual([
+      "ENDPOINTS",
+      "EXAMPLE",
+      "apiPath",
+      "buildOpenApi",
+      "defineEndpoint",
+      "endpointTable",
+      "fillPath",
+      "placeInput",
+      "routePath",
+      "splitInput",
+    ]);
   });
 });

@@ -150,14 +150,17 @@ describe("request schemas", () => {
   it("refresh and device token requests name their grant and need their token", () => {
     expect(refreshTokenRequestSchema.safeParse({ grant_type: "refresh_token", refresh_token: "sgr_x" }).success).toBe(true);
     expect(refreshTokenRequestSchema.safeParse({ grant_type: "refresh_token" }).success).toBe(false);
-    expect(deviceTokenRequestSchema.safeParse({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: "d", client_id: "c" }).success).toBe(true);
+    expect(deviceTokenRequestSchema.safeParse({ grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: "d", client_id: "c" }).success).toBe(
+      true,
+    );
     expect(deviceTokenRequestSchema.safeParse({ grant_type: "refresh_token", device_code: "d" }).success).toBe(false);
     expect(deviceAuthorizationRequestSchema.safeParse({ client_id: "c", scope: "ignored" }).success).toBe(true);
   });
 
   it("slot path parameters: meta_idx arrives as a decimal string and leaves as a number; signs, fractions and junk are refused", () => {
     expect(slotParamsSchema.parse({ cu_id: "game-1", meta_idx: "12" })).toEqual({ cu_id: "game-1", meta_idx: 12 });
-    for (const bad of ["-1", "1.5", "01", "x", "", "99999999999999999"]) expect(slotParamsSchema.safeParse({ cu_id: "game-1", meta_idx: bad }).success).toBe(false);
+    for (const bad of ["-1", "1.5", "01", "x", "", "99999999999999999"])
+      expect(slotParamsSchema.safeParse({ cu_id: "game-1", meta_idx: bad }).success).toBe(false);
     expect(slotActivateSchema.safeParse({ cu_id: "game-1", meta_idx: 2 }).success).toBe(true);
     expect(slotActivateSchema.safeParse({ cu_id: "game-1", meta_idx: "2" }).success).toBe(false);
     expect(slotOpenSchema.safeParse({ cu_id: "bad cuid" }).success).toBe(false);

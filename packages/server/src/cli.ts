@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runCli } from "./cli/commands.js";
+import { runCli } from "./developer/cli/commands.js";
 
 runCli(process.argv.slice(2), process.env).then(
   (code) => {

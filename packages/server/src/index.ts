@@ -13,12 +13,12 @@
  *
  * @packageDocumentation
  */
-export { createApp, type CreateAppOptions, type SlotgateApp } from "./app/create-app.js";
-export { type ChainLinkTls, type ChainMode, type ChainServiceSettings, type ChainSettings, chainSettingsFromEnv } from "./config/chain-env.js";
-export { type ChainHandle, type ChainStartWarning, logChainWarning, startChain } from "./chain/start-chain.js";
-export { connectRemoteChain } from "./grpc/client.js";
-export { type ChainGrpcOptions, type ChainGrpcServer, linkCredentialWarning, serveChainService } from "./grpc/server.js";
-export { type CallerAssertions, callerAssertions, runAsVerifiedUser } from "./chain/caller-assertions.js";
+export { createApp, type CreateAppOptions, type SlotgateApp } from "./platform/app/create-app.js";
+export { type ChainLinkTls, type ChainMode, type ChainServiceSettings, type ChainSettings, chainSettingsFromEnv } from "./platform/config/chain-env.js";
+export { type ChainHandle, type ChainStartWarning, logChainWarning, startChain } from "./chain-api/chain/start-chain.js";
+export { connectRemoteChain } from "./chain-api/grpc/client.js";
+export { type ChainGrpcOptions, type ChainGrpcServer, linkCredentialWarning, serveChainService } from "./chain-api/grpc/server.js";
+export { type CallerAssertions, callerAssertions, runAsVerifiedUser } from "./chain-api/chain/caller-assertions.js";
 export {
   type Environment,
   type ProcessRole,
@@ -27,14 +27,22 @@ export {
   environmentOf,
   productionProblems,
   refuseDevelopmentDefaults,
-} from "./config/production.js";
-export type { Services } from "./app/services.js";
-export { ConfigError, loadConfig, type LogLevel, type DeviceFlowConfig, type RateLimitConfig, type ServerConfig, type SigningKeyInput } from "./config/config.js";
-export { createLogger, type Logger } from "./config/logger.js";
-export { runCli, type CliIo } from "./cli/commands.js";
-export { type AppPrototypes, appPrototypes } from "./http/app-prototypes.js";
-export { SlotgateServerError } from "./http/errors.js";
-export { createKeyStore, generateSigningKey, type KeyStore, type PrivateJwk } from "./keys/key-store.js";
+} from "./platform/config/production.js";
+export type { Services } from "./platform/app/services.js";
+export {
+  ConfigError,
+  loadConfig,
+  type LogLevel,
+  type DeviceFlowConfig,
+  type RateLimitConfig,
+  type ServerConfig,
+  type SigningKeyInput,
+} from "./platform/config/config.js";
+export { createLogger, type Logger } from "./platform/config/logger.js";
+export { runCli, type CliIo } from "./developer/cli/commands.js";
+export { type AppPrototypes, appPrototypes } from "./platform/http/app-prototypes.js";
+export { SlotgateServerError } from "./platform/http/errors.js";
+export { createKeyStore, generateSigningKey, type KeyStore, type PrivateJwk } from "./oauth/keys/key-store.js";
 export { signWebhook } from "./status/marketplace-webhook.js";
-export { SERVER_MIGRATIONS, migrateServer } from "./storage/migrations.js";
+export { SERVER_MIGRATIONS, migrateServer } from "./platform/migrations.js";
 export { openResources, openServerDatabase, startServer, type Resources, type RunningServer } from "./server.js";

@@ -3,17 +3,17 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { createApp, type SlotgateApp } from "./app/create-app.js";
-import { appPrototypes } from "./http/app-prototypes.js";
-import { type ChainHandle, logChainWarning, startChain } from "./chain/start-chain.js";
-import type { ServerConfig } from "./config/config.js";
-import { createLogger, type Logger } from "./config/logger.js";
-import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } from "./keys/key-store.js";
+import { createApp, type SlotgateApp } from "./platform/app/create-app.js";
+import { appPrototypes } from "./platform/http/app-prototypes.js";
+import { type ChainHandle, logChainWarning, startChain } from "./chain-api/chain/start-chain.js";
+import type { ServerConfig } from "./platform/config/config.js";
+import { createLogger, type Logger } from "./platform/config/logger.js";
+import { createKeyStore, type KeyStore, loadOrCreateKeyFile, type PrivateJwk } from "./oauth/keys/key-store.js";
 import { type Database, openDatabase } from "@slotgate/storage";
-import { migrateServer } from "./storage/migrations.js";
-import type { ScryptParams } from "./users/passwords.js";
-import { callerAssertions } from "./chain/caller-assertions.js";
-import { ProductionRefusal, refuseDevelopmentDefaults } from "./config/production.js";
+import { migrateServer } from "./platform/migrations.js";
+import type { ScryptParams } from "./identity/users/passwords.js";
+import { callerAssertions } from "./chain-api/chain/caller-assertions.js";
+import { ProductionRefusal, refuseDevelopmentDefaults } from "./platform/config/production.js";
 
 /** Development defaults in use, each announced with a loud warning at start-up. */
 export interface Resources {
@@ -82,7 +82,10 @@ export async function openResources(config: ServerConfig, options: { schema?: st
     filled = { ...config, clientSecretPepper: pepper };
     warnings.push(`client-secret pepper kept in ${config.dataDir}; set CLIENT_SECRET_PEPPER for production`);
   }
-  if (!config.mail.smtpUrl) warnings.push(`mail (one-time codes) goes to the development mailbox in ${join(config.dataDir, "mailbox")}, shown in the developer center; set SMTP_URL for production`);
+  if (!config.mail.smtpUrl)
+    warnings.push(
+      `mail (one-time codes) goes to the development mailbox in ${join(config.dataDir, "mailbox")}, shown in the developer center; set SMTP_URL for production`,
+    );
   if (!config.marketplaceUrl) warnings.push("MARKETPLACE_URL is not set: login-status webhooks wait in the outbox until it is");
   return { db, keys: await createKeyStore(jwks), config: filled, warnings };
 }
@@ -118,7 +121,10 @@ export async function startServer(
   banner(log, res.warnings);
   let chain: ChainHandle | null;
   try {
-    chain = options.chain !== undefined ? options.chain : await startChain(res.config.chain, res.db, {
+    chain =
+      options.chain !== undefined
+        ? options.chain
+        : await startChain(res.config.chain, res.db, {
             dataDir: res.config.dataDir,
             warn: logChainWarning(log),
             log,

@@ -1,7 +1,8 @@
 /**
  * `@slotgate/storage`: the one SQL interface of Slotgate's packages (PostgreSQL through `pg`, or
- * embedded PGlite; both speak the same SQL with `$1` placeholders) and the one migration runner every
- * package that owns tables uses.
+ * embedded PGlite; both speak the same SQL with `$1` placeholders), the one migration runner every
+ * package that owns tables uses, and the one way to seal a secret kept in a row (AES-256-GCM bound to
+ * the row's identity).
  *
  * @example
  * ```ts
@@ -16,3 +17,4 @@
 export { type Database, type OpenDatabaseOptions, type Queryable, openDatabase } from "./database.js";
 export { lockFile, processAlive } from "./lock-file.js";
 export { type Migration, type MigrationSet, appliedVersions, migrate, splitStatements } from "./migrations.js";
+export { SealedValueError, deriveSealingKey, isSealedValue, openSealed, sealValue } from "./sealing.js";

@@ -70,9 +70,7 @@ export async function migrate(db: Database, set: MigrationSet): Promise<number[]
   };
   await db.transaction(async (tx) => {
     await locked(tx);
-    await tx.query(
-      `CREATE TABLE IF NOT EXISTS ${set.table} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
-    );
+    await tx.query(`CREATE TABLE IF NOT EXISTS ${set.table} (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`);
   });
   const applied: number[] = [];
   for (const m of set.migrations) {

@@ -56,6 +56,36 @@ describe.runIf(PG_URL)("PostgreSQL", () => {
   });
 });
 
+describe("in-memory databases of one process", () => {
+  // Every in-memory database after the first starts from a copy of the first one's freshly initialised
+  // data directory: each must still start empty, and none may see another's writes.
+  it("each starts empty and keeps its writes to itself", { timeout: 120_000 }, async () => {
+    const first = await openDatabase({});
+    const second = await openDatabase({});
+    try {
+      await first.query("CREATE TABLE only_first (x int)");
+      await first.query("INSERT INTO only_first VALUES (1)");
+      const third = await openDatabase({});
+      try {
+        await third.query("CREATE TABLE only_third (x int)");
+        const tables = async (db: Database) =>
+          (await db.query<{ name: string }>("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY 1")).map(
+            (r) => r.name,
+          );
+        expect(await tables(first)).toEqual(["only_first"]);
+        expect(await tables(second)).toEqual([]);
+        expect(await tables(third)).toEqual(["only_third"]);
+        // Every embedded database runs with the small buffer pool (memory: docs/benchmarks.md), from an image or not.
+        for (const db of [first, second, third]) expect(await db.query("SHOW shared_buffers")).toEqual([{ shared_buffers: "16MB" }]);
+      } finally {
+        await third.close();
+      }
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+    }
+  });
+});
+
 describe("the embedded database in a directory", () => {
   it("keeps its data across a close and a reopen, and holds a lock file while open", async () => {
     const dir = join(tempDir(), "db");
@@ -68,6 +98,7 @@ describe("the embedded database in a directory", () => {
     expect(existsSync(`${dir}.lock`)).toBe(false);
     const second = await openDatabase({ dataDir: dir });
     expect(await second.query("SELECT x FROM kept")).toEqual([{ x: 7 }]);
+    expect(await second.query("SHOW shared_buffers")).toEqual([{ shared_buffers: "16MB" }]);
     await second.close();
   });
 });

@@ -74,7 +74,11 @@ describe("migrate (PGlite)", () => {
 
   it("keeps two sets in their own tables", async () => {
     const db = await pglite();
-    const other: MigrationSet = { table: "other_schema_migrations", lockKey: 4343, migrations: [{ version: 1, name: "other", sql: "CREATE TABLE other_things (x int)" }] };
+    const other: MigrationSet = {
+      table: "other_schema_migrations",
+      lockKey: 4343,
+      migrations: [{ version: 1, name: "other", sql: "CREATE TABLE other_things (x int)" }],
+    };
     expect(await migrate(db, notes)).toEqual([1, 2]);
     expect(await migrate(db, other)).toEqual([1]);
     expect(await appliedVersions(db, other)).toEqual([1]);

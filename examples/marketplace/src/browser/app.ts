@@ -48,7 +48,11 @@ const $ = <T extends HTMLElement>(selector: string): T => {
   return el;
 };
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<HTMLElementTagNameMap[K]> = {}, ...children: Array<Node | string>): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  props: Partial<HTMLElementTagNameMap[K]> = {},
+  ...children: Array<Node | string>
+): HTMLElementTagNameMap[K] {
   const node = Object.assign(document.createElement(tag), props);
   node.append(...children);
   return node;
@@ -116,12 +120,18 @@ async function loadSlots(): Promise<void> {
       const price = el("input", { id: `price-${key}`, value: "100", inputMode: "numeric" });
       const list = el("button", { id: `list-${key}`, type: "button", textContent: "List" });
       list.disabled = s.listing !== null;
-      list.addEventListener("click", () =>
-        void act(async () => {
-          const { listing } = await api<{ listing: { id: string } }>("POST", "/api/listings", { cuid: s.cuid, meta_idx: s.meta_idx, price: price.value.trim() });
-          await refresh();
-          return `Listed slot ${s.meta_idx} of ${s.cuid} as listing #${listing.id}.`;
-        }),
+      list.addEventListener(
+        "click",
+        () =>
+          void act(async () => {
+            const { listing } = await api<{ listing: { id: string } }>("POST", "/api/listings", {
+              cuid: s.cuid,
+              meta_idx: s.meta_idx,
+              price: price.value.trim(),
+            });
+            await refresh();
+            return `Listed slot ${s.meta_idx} of ${s.cuid} as listing #${listing.id}.`;
+          }),
       );
       const action = s.listing ? el("td", { textContent: `listing #${s.listing.id} (${s.listing.state})` }) : el("td", {}, price, list);
       return el(
@@ -184,10 +194,14 @@ async function loadListings(): Promise<void> {
           const { sale } = await api<{ sale: Sale }>("POST", `/api/listings/${l.id}/${pending ? "refresh" : "confirm"}`, body);
           await refresh();
           showSale(sale);
-          return sale.state === "sold" ? `Sold: slot ${l.meta_idx} of ${l.cuid} now belongs to user ${l.buyer_user_id}.` : (sale.message ?? `The sale is ${sale.state}.`);
+          return sale.state === "sold"
+            ? `Sold: slot ${l.meta_idx} of ${l.cuid} now belongs to user ${l.buyer_user_id}.`
+            : (sale.message ?? `The sale is ${sale.state}.`);
         });
       }
-      const saleText = l.sale ? `${l.sale.state}${l.sale.tr_cnt !== null ? `, tr_cnt ${l.sale.tr_cnt}` : ""}${l.sale.message ? ` — ${l.sale.message}` : ""}` : "";
+      const saleText = l.sale
+        ? `${l.sale.state}${l.sale.tr_cnt !== null ? `, tr_cnt ${l.sale.tr_cnt}` : ""}${l.sale.message ? ` — ${l.sale.message}` : ""}`
+        : "";
       return el(
         "tr",
         { id: `listing-${l.id}` },
@@ -215,32 +229,38 @@ async function main(): Promise<void> {
   const slotgate = new Slotgate({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.redirectUri });
 
   // login() must run inside the click handler, or the browser blocks the popup.
-  $("#login").addEventListener("click", () =>
-    void act(async () => {
-      const { jwt } = await slotgate.login();
-      await api("POST", "/api/session", { jwt });
-      await refresh();
-      return `Signed in as ${session.user?.nickname}.`;
-    }),
+  $("#login").addEventListener(
+    "click",
+    () =>
+      void act(async () => {
+        const { jwt } = await slotgate.login();
+        await api("POST", "/api/session", { jwt });
+        await refresh();
+        return `Signed in as ${session.user?.nickname}.`;
+      }),
   );
-  $("#logout").addEventListener("click", () =>
-    void act(async () => {
-      await api("POST", "/api/session/logout");
-      await slotgate.logout();
-      await refresh();
-      return "Signed out.";
-    }),
+  $("#logout").addEventListener(
+    "click",
+    () =>
+      void act(async () => {
+        await api("POST", "/api/session/logout");
+        await slotgate.logout();
+        await refresh();
+        return "Signed out.";
+      }),
   );
-  $("#pin-register").addEventListener("click", () =>
-    void act(async () => {
-      const pin = $<HTMLInputElement>("#new-pin").value;
-      if (!/^\d{4,12}$/.test(pin)) throw new ApiError("A PIN is 4 to 12 digits.");
-      const pin_salt = newPinSalt();
-      const { wallet_address } = await api<{ wallet_address: string }>("POST", "/api/pin/register", { pin_hash: await pinHash(pin, pin_salt), pin_salt });
-      $<HTMLInputElement>("#new-pin").value = "";
-      await refresh();
-      return `PIN registered for wallet ${wallet_address}.`;
-    }),
+  $("#pin-register").addEventListener(
+    "click",
+    () =>
+      void act(async () => {
+        const pin = $<HTMLInputElement>("#new-pin").value;
+        if (!/^\d{4,12}$/.test(pin)) throw new ApiError("A PIN is 4 to 12 digits.");
+        const pin_salt = newPinSalt();
+        const { wallet_address } = await api<{ wallet_address: string }>("POST", "/api/pin/register", { pin_hash: await pinHash(pin, pin_salt), pin_salt });
+        $<HTMLInputElement>("#new-pin").value = "";
+        await refresh();
+        return `PIN registered for wallet ${wallet_address}.`;
+      }),
   );
   $("#reload-slots").addEventListener("click", () => void act(async () => void (await loadSlots())));
   $("#reload-listings").addEventListener("click", () => void act(async () => void (await loadListings())));

@@ -34,7 +34,12 @@ async function reservedListingOf(db: Database, listingId: string, seller: string
 }
 
 /** Settles the sale as sold with the chain's view of the slot (the new owner and tr_cnt). */
-async function settleSold(deps: HandOverDeps, listing: Listing, sale: Sale, fallback: { txHash: string | null; newOwner: string | null; trCnt: number | null }): Promise<HandOverResult> {
+async function settleSold(
+  deps: HandOverDeps,
+  listing: Listing,
+  sale: Sale,
+  fallback: { txHash: string | null; newOwner: string | null; trCnt: number | null },
+): Promise<HandOverResult> {
   const slot = await deps.api.slot(listing.cuid, listing.meta_idx).catch(() => null);
   const settled = await settleSale(deps.db, sale, {
     sold: true,
@@ -59,7 +64,12 @@ async function settleSold(deps: HandOverDeps, listing: Listing, sale: Sale, fall
  * const { sale, slot } = await confirmHandOver(deps, { userId, accessToken }, "12", pinHash);
  * ```
  */
-export async function confirmHandOver(deps: HandOverDeps, seller: { userId: string; accessToken: string }, listingId: string, pinHash: string): Promise<HandOverResult> {
+export async function confirmHandOver(
+  deps: HandOverDeps,
+  seller: { userId: string; accessToken: string },
+  listingId: string,
+  pinHash: string,
+): Promise<HandOverResult> {
   const { listing, sale } = await reservedListingOf(deps.db, listingId, seller.userId);
   if (sale.state === "pending") return refreshSale(deps, seller, listingId);
   const credentials = await loadCredentials(deps.db, deps.sealer, seller.userId);

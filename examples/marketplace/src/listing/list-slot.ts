@@ -35,10 +35,12 @@ export async function listSlot(
   const clientId = deps.games.get(args.cuid);
   if (clientId === undefined) throw new MarketError("unknown_game", 404, `No game with cuid ${args.cuid} is traded on this marketplace.`);
   const slots = await deps.api.listSlots({ accessToken: seller.accessToken, cuid: args.cuid });
-  if (!slots.some((s) => s.meta_idx === args.metaIdx)) throw new MarketError("not_your_slot", 403, `Slot ${args.metaIdx} of ${args.cuid} is not one of your slots.`);
+  if (!slots.some((s) => s.meta_idx === args.metaIdx))
+    throw new MarketError("not_your_slot", 403, `Slot ${args.metaIdx} of ${args.cuid} is not one of your slots.`);
   if ((await sellerStatus(deps.db, seller.userId, clientId)) === "logged_in") throw new MarketError("seller_logged_in", 409, PLAYING_MESSAGE);
   const live = await deps.api.listingAllowed(seller.userId, clientId);
-  if (!live.listing_allowed) throw new MarketError("listing_not_allowed", 409, `The Slotgate service says you are ${live.status} at the game: log out of the game first.`);
+  if (!live.listing_allowed)
+    throw new MarketError("listing_not_allowed", 409, `The Slotgate service says you are ${live.status} at the game: log out of the game first.`);
   const result = await createListing(deps.db, { cuid: args.cuid, metaIdx: args.metaIdx, seller: seller.userId, clientId, price: args.price });
   if ("listing" in result) return result.listing;
   if (result.refused === "seller_logged_in") throw new MarketError("seller_logged_in", 409, PLAYING_MESSAGE);

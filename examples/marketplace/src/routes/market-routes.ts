@@ -42,7 +42,14 @@ export function marketRoutes(deps: HandOverDeps & { sessions: SessionStore; game
       if (!deps.games.has(cuid)) throw new MarketError("unknown_game", 404, `No game with cuid ${cuid} is traded on this marketplace.`);
       const mine = await api.listSlots({ accessToken: who.accessToken, cuid });
       // The figures of each slot as the chain has them (balance, used_balances, tr_cnt), read publicly.
-      const slots = await Promise.all(mine.map((s) => api.slot(cuid, s.meta_idx).then((chain) => ({ ...s, ...chain, state: s.state }), () => s)));
+      const slots = await Promise.all(
+        mine.map((s) =>
+          api.slot(cuid, s.meta_idx).then(
+            (chain) => ({ ...s, ...chain, state: s.state }),
+            () => s,
+          ),
+        ),
+      );
       const live = (await listingsIn(db, ["listed", "reserved"], who.userId)).filter((l) => l.cuid === cuid);
       res.json({ cuid, slots: slots.map((s) => ({ ...s, listing: live.find((l) => l.meta_idx === s.meta_idx) ?? null })) });
     } catch (err) {
@@ -104,7 +111,12 @@ export function marketRoutes(deps: HandOverDeps & { sessions: SessionStore; game
   router.post("/listings/:id/confirm", async (req, res) => {
     try {
       const who = requireUser(deps.sessions, req);
-      const pinHash = field(req.body, "pin_hash", (v): v is string => typeof v === "string" && HEX64.test(v), "64 lowercase hex characters (SHA-256 of PIN and salt)");
+      const pinHash = field(
+        req.body,
+        "pin_hash",
+        (v): v is string => typeof v === "string" && HEX64.test(v),
+        "64 lowercase hex characters (SHA-256 of PIN and salt)",
+      );
       res.json(await confirmHandOver(deps, who, req.params["id"] ?? "", pinHash));
     } catch (err) {
       sendError(res, err);

@@ -55,7 +55,12 @@ export function sessionRoutes(deps: {
       // This marketplace's own view (fed by the webhooks) of the user at each game, by cuid.
       const gameStatus: Record<string, SellerStatus> = {};
       if (who) for (const [cuid, clientId] of deps.games) gameStatus[cuid] = await sellerStatus(deps.db, who.userId, clientId);
-      res.json({ user: who ? { user_id: who.userId, nickname: who.nickname } : null, pin_registered: pinSalt !== null, pin_salt: pinSalt, game_status: gameStatus });
+      res.json({
+        user: who ? { user_id: who.userId, nickname: who.nickname } : null,
+        pin_registered: pinSalt !== null,
+        pin_salt: pinSalt,
+        game_status: gameStatus,
+      });
     } catch (err) {
       sendError(res, err);
     }
@@ -74,13 +79,22 @@ export function sessionRoutes(deps: {
       if (typeof body.pin_hash !== "string" || !HEX64.test(body.pin_hash) || typeof body.pin_salt !== "string" || !HEX64.test(body.pin_salt)) {
         throw new MarketError("invalid_request", 400, "pin_hash and pin_salt must be 64 lowercase hex characters each.");
       }
-      if (!/^\d{1,15}$/.test(who.userId)) throw new MarketError("invalid_request", 400, "This account's user id is not a number; the PIN cannot be registered.");
+      if (!/^\d{1,15}$/.test(who.userId))
+        throw new MarketError("invalid_request", 400, "This account's user id is not a number; the PIN cannot be registered.");
       const wallet = await deps.api.registerPin({ accessToken: who.accessToken, userUuid: Number(who.userId), pinHash: body.pin_hash, pinSalt: body.pin_salt });
       await saveCredentials(deps.db, deps.sealer, who.userId, { walletAddress: wallet.address, pinSalt: body.pin_salt, keyShareUser: wallet.key_share_user });
       res.json({ pin_registered: true, wallet_address: wallet.address });
     } catch (err) {
       if (err instanceof MarketError && err.serviceError === "wallet_exists") {
-        sendError(res, new MarketError("pin_registered_elsewhere", 409, "Your PIN was registered outside this marketplace, so it does not hold your key share; reset the PIN with your mnemonic there first.", "wallet_exists"));
+        sendError(
+          res,
+          new MarketError(
+            "pin_registered_elsewhere",
+            409,
+            "Your PIN was registered outside this marketplace, so it does not hold your key share; reset the PIN with your mnemonic there first.",
+            "wallet_exists",
+          ),
+        );
         return;
       }
       sendError(res, err);

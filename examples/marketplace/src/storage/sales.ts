@@ -37,7 +37,10 @@ export function reserveListing(db: Database, listingId: string, buyer: string): 
     );
     const listing = listings[0];
     if (!listing) return null;
-    const sales = await tx.query<Sale>(`INSERT INTO mk_sales (listing_id, buyer_user_id, state) VALUES ($1, $2, 'reserved') RETURNING ${COLUMNS}`, [listingId, buyer]);
+    const sales = await tx.query<Sale>(`INSERT INTO mk_sales (listing_id, buyer_user_id, state) VALUES ($1, $2, 'reserved') RETURNING ${COLUMNS}`, [
+      listingId,
+      buyer,
+    ]);
     return { listing, sale: sales[0]! };
   });
 }
@@ -62,7 +65,11 @@ export async function openSale(db: Queryable, listingId: string): Promise<Sale |
  * await noteAttempt(db, sale.id, { exchangeState, writeId: null, message: null });
  * ```
  */
-export async function noteAttempt(db: Queryable, saleId: string, attempt: { exchangeState: string; writeId: string | null; message: string | null }): Promise<void> {
+export async function noteAttempt(
+  db: Queryable,
+  saleId: string,
+  attempt: { exchangeState: string; writeId: string | null; message: string | null },
+): Promise<void> {
   await db.query(
     `UPDATE mk_sales SET exchange_state = $2, write_id = $3, message = $4, state = CASE WHEN $3::text IS NULL THEN 'reserved' ELSE 'pending' END, updated_at = now()
      WHERE id = $1 AND state IN ('reserved', 'pending')`,

@@ -24,7 +24,12 @@ export interface GameBackend {
  */
 export async function startGameBackend(options: { port: number; authServerUrl: string; clientId: string; clientSecret: string }): Promise<GameBackend> {
   const callbackUrl = `http://127.0.0.1:${options.port}${GAME_CALLBACK_PATH}`;
-  const slotgate = new SlotgateBackend({ authServerUrl: options.authServerUrl, clientId: options.clientId, clientSecret: options.clientSecret, redirectUri: callbackUrl });
+  const slotgate = new SlotgateBackend({
+    authServerUrl: options.authServerUrl,
+    clientId: options.clientId,
+    clientSecret: options.clientSecret,
+    redirectUri: callbackUrl,
+  });
   const server: Server = createServer((req, res) => {
     if ((req.url ?? "").split("?")[0] === GAME_CALLBACK_PATH) {
       slotgate.handleCallback(req, res);

@@ -24,7 +24,9 @@ export interface RunningMarketplace extends Marketplace {
  * const market = await startMarketplace({ env: { SLOTGATE_URL: service.url, GAME_CLIENT_ID: "sg_game" } });
  * ```
  */
-export async function startMarketplace(options: { env?: Record<string, string>; db?: Database; port?: number; now?: () => number } = {}): Promise<RunningMarketplace> {
+export async function startMarketplace(
+  options: { env?: Record<string, string>; db?: Database; port?: number; now?: () => number } = {},
+): Promise<RunningMarketplace> {
   const dataDir = mkdtempSync(join(tmpdir(), "marketplace-test-"));
   const port = options.port ?? 0;
   const config = loadMarketplaceConfig({

@@ -72,8 +72,14 @@ async function main(): Promise<void> {
     }).then((ok) => ok && enable("status-login", "buy", "spend", "balance", "logout", "slots", "slot-open", "slot-activate"));
   });
   $("#status-login").addEventListener("click", () => void step("status", () => api("POST", "/api/status/login")));
-  $("#buy").addEventListener("click", () => void step("buy", () => api("POST", "/api/tokens/buy", { amount: $<HTMLInputElement>("#buy-amount").value.trim() })));
-  $("#spend").addEventListener("click", () => void step("spend", () => api("POST", "/api/tokens/spend", { amount: $<HTMLInputElement>("#spend-amount").value.trim() })));
+  $("#buy").addEventListener(
+    "click",
+    () => void step("buy", () => api("POST", "/api/tokens/buy", { amount: $<HTMLInputElement>("#buy-amount").value.trim() })),
+  );
+  $("#spend").addEventListener(
+    "click",
+    () => void step("spend", () => api("POST", "/api/tokens/spend", { amount: $<HTMLInputElement>("#spend-amount").value.trim() })),
+  );
   $("#balance").addEventListener("click", () => void step("balance", () => api("GET", "/api/tokens/balance")));
   $("#logout").addEventListener("click", () => {
     void step("logout", async () => {
@@ -85,7 +91,10 @@ async function main(): Promise<void> {
   $("#release").addEventListener("click", () => void step("release", () => api("POST", "/api/tokens/release")));
   $("#slots").addEventListener("click", () => void step("slots", () => api("GET", "/api/slots")));
   $("#slot-open").addEventListener("click", () => void step("slots", () => api("POST", "/api/slots")));
-  $("#slot-activate").addEventListener("click", () => void step("slots", () => api("POST", "/api/slots/activate", { meta_idx: $<HTMLInputElement>("#slot-index").value.trim() })));
+  $("#slot-activate").addEventListener(
+    "click",
+    () => void step("slots", () => api("POST", "/api/slots/activate", { meta_idx: $<HTMLInputElement>("#slot-index").value.trim() })),
+  );
   document.body.dataset["ready"] = "true";
 }
 

@@ -10,7 +10,8 @@ const AMOUNT = /^[1-9]\d{0,29}$/;
 
 function amountOf(body: unknown): string {
   const amount = (body as { amount?: unknown } | undefined)?.amount;
-  if (typeof amount !== "string" || !AMOUNT.test(amount)) throw new DemoStepError("invalid_amount", 400, "amount must be a positive integer string of wei, e.g. \"100\"");
+  if (typeof amount !== "string" || !AMOUNT.test(amount))
+    throw new DemoStepError("invalid_amount", 400, 'amount must be a positive integer string of wei, e.g. "100"');
   return amount;
 }
 
@@ -48,7 +49,12 @@ export function tokenRoutes(config: DemoConfig, tokens: ContentTokenClient, sess
     try {
       const slot = requireSlot(session);
       const amount = amountOf(req.body);
-      if (!config.spendKey) throw new DemoStepError("no_spend_key", 409, "No AES spend key (SLOTGATE_AES_KEY / SLOTGATE_AES_IV): the provider registration for this cuid did not happen; npm start's output says why.");
+      if (!config.spendKey)
+        throw new DemoStepError(
+          "no_spend_key",
+          409,
+          "No AES spend key (SLOTGATE_AES_KEY / SLOTGATE_AES_IV): the provider registration for this cuid did not happen; npm start's output says why.",
+        );
       res.json({ spend: await tokens.increaseUsed({ user_dbkey: slot.id, amount, cuid: config.cuid }, config.spendKey) });
     } catch (err) {
       sendError(res, err);

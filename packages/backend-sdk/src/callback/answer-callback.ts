@@ -25,35 +25,46 @@ export interface KoaResponseLike {
 /** A response object from Express, Fastify, Koa or `node:http`. */
 export type CallbackResponseLike = FastifyReplyLike | NodeResponseLike | KoaResponseLike;
 
-const BODY = { success: true } as const;
+/** Writes a WHATWG `Response` into a framework's response object; settles once the body is written. */
+export type ResponseWriter = (response: Response) => Promise<void>;
 
-/** Answers the service's callback with 200 and `{"success":true}`, whichever framework's object this is. */
-export function answerCallback(res: unknown): void {
+async function writeNode(node: NodeResponseLike, response: Response): Promise<void> {
+  if (node.headersSent) return;
+  node.statusCode = response.status;
+  response.headers.forEach((value, name) => {
+    node.setHeader(name, value);
+  });
+  const body = await response.text();
+  node.end(body);
+}
+
+/**
+ * Finds how to write a WHATWG `Response` into `res`, whichever framework's object it is: Fastify 5 and
+ * Koa 3 take a `Response` as is (status, headers and body, set synchronously, so a Koa middleware that
+ * does not await still answers); `node:http` and Express get status and headers at once and the body
+ * when read.
+ *
+ * @throws {@link SlotgateBackendError} `invalid_argument` when `res` is none of them (before anything is written)
+ */
+export function responseWriter(res: unknown): ResponseWriter {
   const r = res as Record<string, unknown> | null;
   if (r === null || typeof r !== "object") {
     throw new SlotgateBackendError("invalid_argument", { detail: "handleCallback needs a response object" });
   }
   if (typeof r.code === "function" && typeof r.send === "function" && typeof r.header === "function") {
-    (r as unknown as FastifyReplyLike).code(200).header("cache-control", "no-store").send(BODY);
-    return;
+    return async (response) => {
+      (r as unknown as FastifyReplyLike).send(response);
+    };
   }
   if (typeof r.end === "function" && typeof r.setHeader === "function") {
-    const node = r as unknown as NodeResponseLike;
-    if (node.headersSent) return;
-    node.statusCode = 200;
-    node.setHeader("content-type", "application/json; charset=utf-8");
-    node.setHeader("cache-control", "no-store");
-    node.end(JSON.stringify(BODY));
-    return;
+    return (response) => writeNode(r as unknown as NodeResponseLike, response);
   }
   if (typeof r.set === "function" && "body" in r && "status" in r) {
-    const koa = r as unknown as KoaResponseLike;
-    koa.status = 200;
-    koa.set("cache-control", "no-store");
-    koa.body = BODY;
-    return;
+    return async (response) => {
+      (r as unknown as KoaResponseLike).body = response;
+    };
   }
   throw new SlotgateBackendError("invalid_argument", {
-    detail: "handleCallback needs an Express, Fastify, Koa or node:http response object",
+    detail: "handleCallback needs a WHATWG Request, or an Express, Fastify, Koa or node:http response object",
   });
 }

@@ -1,29 +1,18 @@
-import {
-  type BalanceAdexResponse,
-  type ChainWriteResponse,
-  ERRORS,
-  type IncreaseUsedContentTokenResponse,
-  type InitPermissionProviderResponse,
-  PATHS,
-  type PendingWriteResponse,
-  type ReleaseUsedBalanceResponse,
-  type SpendPayload,
-  type TestEncryptionResponse,
-  type UserBuyContentTokenResponse,
-  isPendingWrite,
+import type {
+  BalanceAdexResponse,
+  IncreaseUsedContentTokenResponse,
+  InitPermissionProviderResponse,
+  PendingWriteResponse,
+  ReleaseUsedBalanceResponse,
+  SpendPayload,
+  TestEncryptionResponse,
+  UserBuyContentTokenResponse,
 } from "@slotgate/protocol";
-import { primitives } from "@slotgate/protocol/schemas";
-import { SlotgateBackendError } from "../errors.js";
-import { buildUrl, clip, outcomeError, requestJson } from "../http/request.js";
-import { RETRY_DEFAULTS, type RetryOptions, type RetryPolicy, pause, requestWithRetry } from "../http/retry.js";
-import { type FetchLike, type SleepFn, clientCredentials, httpUrl, invalid } from "../options.js";
+import type { ClientAuth } from "../api/call-endpoint.js";
+import { SlotgateApi } from "../api/slotgate-api.js";
+import type { RetryOptions } from "../http/retry.js";
+import { type FetchLike, type SleepFn, clientCredentials, invalid } from "../options.js";
 import { type SpendKey, encryptSpendMessage } from "../spend/encrypt-spend-message.js";
-import { defaultSleep } from "../status/status-sync.js";
-
-/** How long a call follows a chain write the service answered 202 for, by default (ms). */
-export const DEFAULT_PENDING_TIMEOUT_MS = 30_000;
-/** The pace of the write lookups when the service sent no `Retry-After` (ms). */
-const DEFAULT_POLL_MS = 2_000;
 
 /** Options of {@link ContentTokenClient}. */
 export interface ContentTokenClientOptions {
@@ -100,93 +89,25 @@ export type SpendArgs = Omit<SpendPayload, "client_id">;
  * ```
  */
 export class ContentTokenClient {
-  readonly #base: string;
   readonly #clientId: string;
-  readonly #authorization: string;
-  readonly #fetch: FetchLike;
-  readonly #retry: RetryPolicy;
-  readonly #pendingTimeoutMs: number;
-  readonly #sleep: SleepFn;
+  readonly #auth: ClientAuth;
+  readonly #api: SlotgateApi;
 
   /**
    * @throws {@link SlotgateBackendError} `invalid_options` naming the bad option (never its value).
    */
   constructor(options: ContentTokenClientOptions) {
     if (options === null || typeof options !== "object") throw invalid("options must be an object");
-    const base = httpUrl(options.authServerUrl, "authServerUrl");
     const { clientId, clientSecret } = clientCredentials(options);
-    this.#base = base.href.replace(/\/+$/, "");
     this.#clientId = clientId;
-    // RFC 6749 2.3.1: form-urlencode each part before Basic encoding.
-    const basic = `${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`;
-    this.#authorization = `Basic ${btoa(basic)}`;
-    const f = options.fetch;
-    this.#fetch = f ?? ((input, init) => globalThis.fetch(input, init));
-    this.#retry = retryPolicy(options.retry);
-    this.#pendingTimeoutMs = options.pendingTimeoutMs === undefined ? DEFAULT_PENDING_TIMEOUT_MS : pendingTimeout(options.pendingTimeoutMs, invalid);
-    if (options.sleep !== undefined && typeof options.sleep !== "function") throw invalid("sleep must be a function");
-    this.#sleep = options.sleep ?? defaultSleep;
-  }
-
-  /**
-   * A money-moving POST: one `Idempotency-Key` for the whole call (the caller's or a fresh UUID), retried
-   * per the retry policy, and a `202` followed to its answer for at most `pendingTimeoutMs`.
-   */
-  async #money<T>(path: string, json: unknown, opts: MoneyCallOptions | undefined): Promise<T> {
-    const idempotencyKey = opts?.idempotencyKey ?? crypto.randomUUID();
-    if (opts?.idempotencyKey !== undefined && !primitives.idempotencyKey.safeParse(opts.idempotencyKey).success) {
-      throw new SlotgateBackendError("invalid_argument", { detail: "idempotencyKey must be 1-255 characters of letters, digits and . _ : ~ + / = -" });
-    }
-    const timeout = opts?.pendingTimeoutMs === undefined ? this.#pendingTimeoutMs : pendingTimeout(opts.pendingTimeoutMs, (d) => new SlotgateBackendError("invalid_argument", { detail: d }));
-    const out = await requestWithRetry(
-      this.#fetch,
-      buildUrl(this.#base, path),
-      {
-        method: "POST",
-        headers: { authorization: this.#authorization, "idempotency-key": idempotencyKey },
-        json,
-        ...(opts?.signal ? { signal: opts.signal } : {}),
-      },
-      this.#retry,
-      this.#sleep,
-    );
-    if (out.status !== 202 || !isPendingWrite(out.body)) return out.body as T;
-    // The id goes into the lookup's path: only the documented shape is followed.
-    if (!primitives.writeId.safeParse(out.body.write_id).success) throw new SlotgateBackendError("invalid_response", { serviceStatus: 202 });
-    return this.#follow<T>(out.body.write_id, out.retryAfterMs ?? DEFAULT_POLL_MS, timeout, opts?.signal);
-  }
-
-  /** Polls the write lookup, paced by `Retry-After`, until the write settles or `timeoutMs` passed (then `write_pending`). */
-  async #follow<T>(writeId: string, paceMs: number, timeoutMs: number, signal: AbortSignal | undefined): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let pace = paceMs;
-    for (;;) {
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new SlotgateBackendError("write_pending", {
-          detail: `write ${writeId} was accepted and will land once; look it up with write("${writeId}")`,
-          writeId,
-          serviceStatus: 202,
-        });
-      }
-      await pause(this.#sleep, Math.min(pace, left), signal);
-      const state = await this.#lookup(writeId, signal);
-      const settled = settledAnswer<T>(state.body);
-      if (settled !== undefined) return settled;
-      pace = state.retryAfterMs ?? pace;
-    }
-  }
-
-  async #lookup(writeId: string, signal: AbortSignal | undefined) {
-    const out = await requestWithRetry(
-      this.#fetch,
-      buildUrl(this.#base, PATHS.chainWrite.replace(":write_id", writeId)),
-      { method: "GET", headers: { authorization: this.#authorization }, ...(signal ? { signal } : {}) },
-      this.#retry,
-      this.#sleep,
-    );
-    if (typeof out.body["status"] !== "string") throw new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
-    return out;
+    this.#auth = { clientId, clientSecret };
+    this.#api = new SlotgateApi({
+      authServerUrl: options.authServerUrl,
+      ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+      ...(options.retry === undefined ? {} : { retry: options.retry }),
+      ...(options.pendingTimeoutMs === undefined ? {} : { pendingTimeoutMs: options.pendingTimeoutMs }),
+      ...(options.sleep === undefined ? {} : { sleep: options.sleep }),
+    });
   }
 
   /**
@@ -211,36 +132,24 @@ export class ContentTokenClient {
    * if (!isPendingWrite(answer)) await orders.markPaid(orderId, answer.tx_hash);
    * ```
    */
-  async write<T = Record<string, unknown>>(writeId: string, opts?: CallOptions): Promise<T | PendingWriteResponse> {
-    if (typeof writeId !== "string" || !primitives.writeId.safeParse(writeId).success) {
-      throw new SlotgateBackendError("invalid_argument", { detail: "writeId must be a write_id as answered (a positive integer in decimal)" });
-    }
-    const state = await this.#lookup(writeId, opts?.signal);
-    return settledAnswer<T>(state.body) ?? { success: true, status: "pending", write_id: writeId };
-  }
-
-  async #call<T>(method: "GET" | "POST", path: string, json: unknown, opts: CallOptions | undefined, auth = true): Promise<T> {
-    const out = await requestJson(this.#fetch, path.startsWith("http") ? path : buildUrl(this.#base, path), {
-      method,
-      ...(auth ? { headers: { authorization: this.#authorization } } : {}),
-      ...(json === undefined ? {} : { json }),
-      ...(opts?.signal ? { signal: opts.signal } : {}),
-    });
-    if (out.kind === "ok") return out.body as T;
-    throw outcomeError(out);
+  write<T = Record<string, unknown>>(writeId: string, opts?: CallOptions): Promise<T | PendingWriteResponse> {
+    return this.#api.write<T>(writeId, this.#auth, { ...(opts?.signal ? { signal: opts.signal } : {}) });
   }
 
   /**
-   * Registers a cuid for this client (`init_permission_provider`). The first registration of a client returns its AES key and IV — store them in your secret store.
+   * Registers a cuid for this client (`init_permission_provider`). The first registration of a client returns its AES key and IV
+   * (`key_issued: true`), once: store them in your secret store. A retry or a lookup of that registration answers
+   * `key_issued: true` without them; a lost key is replaced by rotating it (developer center).
    * @example
    * ```ts
-   * const { tx_hash, aes_key, aes_iv } = await tokens.registerProvider({ cuid: "my-game", release_per: 50, owner_addr });
+   * const { tx_hash, key_issued, aes_key, aes_iv } = await tokens.registerProvider({ cuid: "my-game", release_per: 50, owner_addr });
+   * if (aes_key) await secrets.put("slotgate-spend-key", { key: aes_key, iv: aes_iv });
    * ```
    * @throws {@link SlotgateBackendError} `service_error` (e.g. `cuid_taken`, `idempotency_key_reused`), `write_pending`
    *   (with `writeId`), `network_error`, `invalid_response`, `aborted` or `invalid_argument`
    */
   registerProvider(args: { cuid: string; release_per: number; owner_addr: string }, opts?: MoneyCallOptions): Promise<InitPermissionProviderResponse> {
-    return this.#money(PATHS.initPermissionProvider, { client_id: this.#clientId, ...args }, opts);
+    return this.#api.call("initPermissionProvider", { client_id: this.#clientId, ...args }, this.#auth, opts);
   }
 
   /**
@@ -256,7 +165,7 @@ export class ContentTokenClient {
    *   `write_pending` (with `writeId`), `network_error`, `invalid_response`, `aborted` or `invalid_argument`
    */
   buy(args: { user_dbkey: string; amount: string; cuid: string }, opts?: MoneyCallOptions): Promise<UserBuyContentTokenResponse> {
-    return this.#money(PATHS.userBuyContentToken, { client_id: this.#clientId, ...args }, opts);
+    return this.#api.call("userBuyContentToken", { client_id: this.#clientId, ...args }, this.#auth, opts);
   }
 
   /**
@@ -272,7 +181,7 @@ export class ContentTokenClient {
   async increaseUsed(args: SpendArgs, spendKey: SpendKey, opts?: MoneyCallOptions): Promise<IncreaseUsedContentTokenResponse> {
     // Encrypted once: every attempt of the call sends the same body under the same key.
     const encrypted_message = encryptSpendMessage({ client_id: this.#clientId, ...args }, spendKey);
-    return this.#money(PATHS.increaseUsedContentToken, { encrypted_message }, opts);
+    return this.#api.call("increaseUsedContentToken", { encrypted_message }, this.#auth, opts);
   }
 
   /**
@@ -283,11 +192,7 @@ export class ContentTokenClient {
    * ```
    */
   balance(slot: string, opts?: CallOptions & { cuid?: string }): Promise<BalanceAdexResponse> {
-    if (typeof slot !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(slot)) {
-      return Promise.reject(new SlotgateBackendError("invalid_argument", { detail: "slot must be a 0x-prefixed 20-byte address" }));
-    }
-    const query = opts?.cuid === undefined ? undefined : { cuid: opts.cuid };
-    return this.#call("GET", buildUrl(this.#base, `${PATHS.balanceAdex}/${slot}`, query), undefined, opts, false);
+    return this.#api.call("balanceAdex", { slot, ...(opts?.cuid === undefined ? {} : { cuid: opts.cuid }) }, null, signalOf(opts));
   }
 
   /**
@@ -300,7 +205,7 @@ export class ContentTokenClient {
    *   (with `writeId`), `network_error`, `invalid_response`, `aborted` or `invalid_argument`
    */
   release(args: { cuid: string; slot: string }, opts?: MoneyCallOptions): Promise<ReleaseUsedBalanceResponse> {
-    return this.#money(PATHS.releaseUsedBalance, { client_id: this.#clientId, ...args }, opts);
+    return this.#api.call("releaseUsedBalance", { client_id: this.#clientId, ...args }, this.#auth, opts);
   }
 
   /**
@@ -311,12 +216,12 @@ export class ContentTokenClient {
    * ```
    */
   testEncryption(test_string: string, opts?: CallOptions): Promise<TestEncryptionResponse> {
-    return this.#call("POST", PATHS.testEncryption, { client_id: this.#clientId, test_string }, opts);
+    return this.#api.call("testEncryption", { client_id: this.#clientId, test_string }, this.#auth, signalOf(opts));
   }
 
   /** A description without the secret. */
   toString(): string {
-    return `ContentTokenClient(${this.#clientId} @ ${this.#base})`;
+    return `ContentTokenClient(${this.#clientId} @ ${this.#api.authServerUrl})`;
   }
 
   /** `util.inspect` view without the secret. */
@@ -325,42 +230,7 @@ export class ContentTokenClient {
   }
 }
 
-/** Validates a retry option into a policy (`false` is one attempt). */
-function retryPolicy(retry: RetryOptions | false | undefined): RetryPolicy {
-  if (retry === undefined) return RETRY_DEFAULTS;
-  if (retry === false) return { ...RETRY_DEFAULTS, attempts: 1 };
-  if (retry === null || typeof retry !== "object") throw invalid("retry must be an object or false");
-  const { attempts = RETRY_DEFAULTS.attempts, baseDelayMs = RETRY_DEFAULTS.baseDelayMs, maxDelayMs = RETRY_DEFAULTS.maxDelayMs } = retry;
-  if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) throw invalid("retry.attempts must be an integer from 1 to 10");
-  if (!Number.isFinite(baseDelayMs) || baseDelayMs < 0) throw invalid("retry.baseDelayMs must be a finite number >= 0");
-  if (!Number.isFinite(maxDelayMs) || maxDelayMs < 0) throw invalid("retry.maxDelayMs must be a finite number >= 0");
-  return { attempts, baseDelayMs, maxDelayMs };
-}
-
-function pendingTimeout(value: unknown, fail: (detail: string) => SlotgateBackendError): number {
-  if (typeof value !== "number" || !Number.isFinite(value) || value < 0) throw fail("pendingTimeoutMs must be a finite number >= 0");
-  return value;
-}
-
-/**
- * The answer of a write lookup for the caller: the call's answer once `confirmed`, the call's error once
- * `failed` (thrown), undefined while pending or submitted.
- */
-function settledAnswer<T>(state: Record<string, unknown>): T | undefined {
-  const answer = state as Partial<ChainWriteResponse>;
-  if (answer.status === "confirmed") {
-    if (answer.result === null || typeof answer.result !== "object") throw new SlotgateBackendError("invalid_response", { serviceStatus: 200 });
-    return answer.result as T;
-  }
-  if (answer.status === "failed") {
-    const code = clip(answer.error?.code) ?? "error";
-    const message = clip(answer.error?.message);
-    const serviceStatus = (ERRORS as Record<string, { status: number } | undefined>)[code]?.status;
-    throw new SlotgateBackendError("service_error", {
-      detail: `${code}${serviceStatus === undefined ? "" : ` (HTTP ${serviceStatus})`}${message ? ` ${message}` : ""}`,
-      error: code,
-      ...(serviceStatus === undefined ? {} : { serviceStatus }),
-    });
-  }
-  return undefined;
+/** Only the signal of a read's options (a read takes no Idempotency-Key). */
+function signalOf(opts: CallOptions | undefined): { signal?: AbortSignal } {
+  return opts?.signal ? { signal: opts.signal } : {};
 }

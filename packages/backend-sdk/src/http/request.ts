@@ -5,13 +5,13 @@ import type { FetchLike } from "../options.js";
 export type HttpOutcome =
   | { kind: "ok"; status: number; body: Record<string, unknown>; retryAfterMs?: number }
   | { kind: "error"; status: number; error: string | undefined; message: string | undefined; retryAfterMs?: number }
-  | { kind: "invalid"; status: number }
+  | { kind: "invalid"; status: number; detail?: string }
   | { kind: "network"; cause: unknown }
   | { kind: "aborted"; cause: unknown };
 
 /** A request without its URL; the URL is built from a base and a path. */
 export interface JsonRequest {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   headers?: Record<string, string>;
   /** Serialised as JSON. */
   json?: unknown;
@@ -96,11 +96,12 @@ export function outcomeError(out: Exclude<HttpOutcome, { kind: "ok" }>, serviceE
     case "network":
       return new SlotgateBackendError("network_error", { cause: out.cause });
     case "invalid":
-      return new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
+      return new SlotgateBackendError("invalid_response", { ...(out.detail === undefined ? {} : { detail: out.detail }), serviceStatus: out.status });
     case "error":
       return new SlotgateBackendError(serviceError, {
         detail: `${out.error ?? "error"} (HTTP ${out.status})${out.message ? ` ${out.message}` : ""}`,
         ...(out.error === undefined ? {} : { error: out.error }),
+        ...(out.message === undefined ? {} : { serviceMessage: out.message }),
         serviceStatus: out.status,
       });
   }

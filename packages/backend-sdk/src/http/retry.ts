@@ -36,6 +36,21 @@ export interface RetryPolicy {
 /** The defaults of {@link RetryOptions}. */
 export const RETRY_DEFAULTS: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 30_000 };
 
+/**
+ * Validates a retry option into a policy (`false` is one attempt); `fail` makes the error naming the bad
+ * field (`invalid_options` for a constructor option, `invalid_argument` for a call's).
+ */
+export function retryPolicy(retry: RetryOptions | false | undefined, fail: (detail: string) => SlotgateBackendError): RetryPolicy {
+  if (retry === undefined) return RETRY_DEFAULTS;
+  if (retry === false) return { ...RETRY_DEFAULTS, attempts: 1 };
+  if (retry === null || typeof retry !== "object") throw fail("retry must be an object or false");
+  const { attempts = RETRY_DEFAULTS.attempts, baseDelayMs = RETRY_DEFAULTS.baseDelayMs, maxDelayMs = RETRY_DEFAULTS.maxDelayMs } = retry;
+  if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) throw fail("retry.attempts must be an integer from 1 to 10");
+  if (!Number.isFinite(baseDelayMs) || baseDelayMs < 0) throw fail("retry.baseDelayMs must be a finite number >= 0");
+  if (!Number.isFinite(maxDelayMs) || maxDelayMs < 0) throw fail("retry.maxDelayMs must be a finite number >= 0");
+  return { attempts, baseDelayMs, maxDelayMs };
+}
+
 /** HTTP statuses retried: too many requests, and a gateway or the service temporarily unavailable. */
 const RETRIED_STATUSES = new Set([429, 502, 503, 504]);
 
@@ -50,21 +65,28 @@ export function backoffMs(policy: RetryPolicy, attempt: number, random: () => nu
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-/** Sends one request, retried per `policy`; answers the `ok` outcome or throws the last failure's error. */
+/** What a failed request is thrown as. */
+export type FailureError = (out: Exclude<HttpOutcome, { kind: "ok" }>) => SlotgateBackendError;
+
+/**
+ * Sends one request, retried per `policy`; answers the `ok` outcome or throws the last failure's error
+ * (`fail`, by default {@link outcomeError}).
+ */
 export async function requestWithRetry(
   fetchFn: FetchLike,
   url: string,
   req: JsonRequest,
   policy: RetryPolicy,
   sleep: SleepFn,
+  fail: FailureError = (out) => outcomeError(out),
 ): Promise<Extract<HttpOutcome, { kind: "ok" }>> {
   for (let attempt = 1; ; attempt++) {
     const out = await requestJson(fetchFn, url, req);
     if (out.kind === "ok") return out;
-    if (!retryableOutcome(out) || attempt >= policy.attempts) throw outcomeError(out);
+    if (!retryableOutcome(out) || attempt >= policy.attempts) throw fail(out);
     const asked = out.kind === "error" ? out.retryAfterMs : undefined;
     const delay = asked ?? backoffMs(policy, attempt);
-    if (delay > policy.maxDelayMs) throw outcomeError(out);
+    if (delay > policy.maxDelayMs) throw fail(out);
     await pause(sleep, delay, req.signal);
   }
 }

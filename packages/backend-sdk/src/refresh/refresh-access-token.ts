@@ -1,7 +1,8 @@
-import { GRANT_TYPES, PATHS } from "@slotgate/protocol";
+import { GRANT_TYPES } from "@slotgate/protocol";
+import { ENDPOINTS } from "@slotgate/protocol/endpoints";
+import { type ApiContext, callEndpoint } from "../api/call-endpoint.js";
 import { SlotgateBackendError } from "../errors.js";
-import { buildUrl, outcomeError, requestJson } from "../http/request.js";
-import type { FetchLike } from "../options.js";
+import { outcomeError } from "../http/request.js";
 
 /** What {@link SlotgateBackend.refreshAccessToken} resolves to (the token endpoint's answer, spec 2.2). */
 export interface RefreshedTokens {
@@ -25,20 +26,9 @@ export interface RefreshOptions {
 
 /** What the refresh call needs. */
 export interface RefreshContext {
-  fetch: FetchLike;
-  authServerUrl: string;
+  api: ApiContext;
   clientId: string;
   clientSecret: string;
-}
-
-function isRefreshed(body: Record<string, unknown>): boolean {
-  return (
-    typeof body.access_token === "string" &&
-    typeof body.refresh_token === "string" &&
-    typeof body.expires_in === "number" &&
-    typeof body.user_id === "string" &&
-    (body.content_address === undefined || typeof body.content_address === "string")
-  );
 }
 
 /**
@@ -50,20 +40,17 @@ export async function refreshAccessToken(ctx: RefreshContext, refreshToken: stri
   if (typeof refreshToken !== "string" || refreshToken.trim() === "" || refreshToken.length > 256) {
     throw new SlotgateBackendError("invalid_argument", { detail: "refreshToken must be a non-empty string of at most 256 characters" });
   }
-  const out = await requestJson(ctx.fetch, buildUrl(ctx.authServerUrl, PATHS.token), {
-    method: "POST",
-    json: { grant_type: GRANT_TYPES.refreshToken, refresh_token: refreshToken, client_id: ctx.clientId, client_secret: ctx.clientSecret },
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  if (out.kind !== "ok") throw outcomeError(out, out.kind === "error" && out.error === "invalid_grant" ? "refresh_rejected" : "service_error");
-  if (!isRefreshed(out.body)) throw new SlotgateBackendError("invalid_response", { detail: "the answer lacks a token field", serviceStatus: out.status });
-  const b = out.body;
+  const input = { grant_type: GRANT_TYPES.refreshToken, refresh_token: refreshToken, client_id: ctx.clientId, client_secret: ctx.clientSecret };
+  const answer = await callEndpoint(ctx.api, ENDPOINTS.token, input, null, options.signal ? { signal: options.signal } : {}, (out) =>
+    outcomeError(out, out.kind === "error" && out.error === "invalid_grant" ? "refresh_rejected" : "service_error"),
+  );
+  if (answer.refresh_token === undefined) throw new SlotgateBackendError("invalid_response", { detail: "the answer lacks a token field", serviceStatus: 200 });
   return {
-    access_token: b.access_token as string,
-    refresh_token: b.refresh_token as string,
+    access_token: answer.access_token,
+    refresh_token: answer.refresh_token,
     token_type: "Bearer",
-    expires_in: b.expires_in as number,
-    user_id: b.user_id as string,
-    ...(typeof b.content_address === "string" ? { content_address: b.content_address } : {}),
+    expires_in: answer.expires_in,
+    user_id: answer.user_id,
+    ...(answer.content_address === undefined ? {} : { content_address: answer.content_address }),
   };
 }

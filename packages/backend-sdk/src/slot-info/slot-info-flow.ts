@@ -26,12 +26,16 @@ interface Pending {
   unlinkSignal: (() => void) | undefined;
   settled: boolean;
   callbackSeen: boolean;
-  /** Whether the state left the shared store already (taken by a callback). */
+  /** Whether the state left the shared store already (taken by its waiter). */
   taken: boolean;
+  /** Stops the wait on the shared store once the call settled. */
+  readonly stopWaiting: AbortController;
 }
 
-/** Extra time a shared-store entry outlives its call, so a slow forward still finds it. */
+/** Extra time a shared-store entry outlives its call, so a slow hand-over still finds it. */
 const STORE_GRACE_MS = 5_000;
+/** How often a waiter reads the shared store when the store does not say. */
+const DEFAULT_POLL_MS = 250;
 const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /**
@@ -43,8 +47,6 @@ export class SlotInfoFlow {
   readonly #ctx: ExchangeContext;
   readonly #logger: Logger;
   readonly #store: PendingStore | undefined;
-  readonly #instanceId = randomToken(16);
-  #attached: Promise<void> | undefined;
   #closed = false;
 
   constructor(ctx: ExchangeContext, logger: Logger, store: PendingStore | undefined) {
@@ -84,14 +86,12 @@ export class SlotInfoFlow {
         settled: false,
         callbackSeen: false,
         taken: false,
+        stopWaiting: new AbortController(),
       };
     });
     this.#pending.set(state, entry);
     entry.timer = setTimeout(() => {
-      this.#fail(
-        entry,
-        new SlotgateBackendError("callback_timeout", entry.callbackSeen ? { detail: "the code exchange did not finish in time" } : {}),
-      );
+      this.#fail(entry, new SlotgateBackendError("callback_timeout", entry.callbackSeen ? { detail: "the code exchange did not finish in time" } : {}));
     }, timeout);
     if (signal) {
       const onAbort = () => this.#fail(entry, new SlotgateBackendError("aborted", { cause: signal.reason }));
@@ -106,21 +106,19 @@ export class SlotInfoFlow {
     const store = this.#store;
     if (store) {
       try {
-        if (!this.#attached) {
-          const attaching = store.attach(this.#instanceId, (cb) => this.#deliver(cb));
-          this.#attached = attaching;
-          // A failed attach is retried by the next call.
-          attaching.catch(() => {
-            if (this.#attached === attaching) this.#attached = undefined;
-          });
-        }
-        await this.#attached;
-        if (entry.settled) return;
-        await store.add(entry.state, this.#instanceId, timeout + STORE_GRACE_MS);
+        await store.add(entry.state, timeout + STORE_GRACE_MS);
       } catch (cause) {
         this.#fail(entry, new SlotgateBackendError("store_error", { cause }));
         return;
       }
+      if (entry.settled) {
+        // Settled while registering: its removal may have run before the key existed.
+        store.remove(entry.state).catch((cause: unknown) => {
+          this.#logger.warn("could not remove a pending state from the store", { cause: String(cause) });
+        });
+        return;
+      }
+      void this.#awaitStore(store, entry);
     }
     if (entry.settled) return;
     try {
@@ -130,35 +128,63 @@ export class SlotInfoFlow {
     }
   }
 
-  /** Handles a callback that arrived at this instance (already answered with 200). */
+  /**
+   * Waits on the shared store for the callback of `entry` (delivered by whichever instance received
+   * it): takes it every poll interval, or sooner when the store announces it.
+   */
+  async #awaitStore(store: PendingStore, entry: Pending): Promise<void> {
+    const pollMs = store.pollIntervalMs ?? DEFAULT_POLL_MS;
+    const stop = entry.stopWaiting.signal;
+    let warned = false;
+    // Until the call settles, or its callback arrived here directly (then the exchange is under way).
+    while (!stop.aborted && !entry.callbackSeen) {
+      const tick = new AbortController();
+      const onStop = () => tick.abort();
+      stop.addEventListener("abort", onStop, { once: true });
+      try {
+        // Listen before reading, so a completion between the read and the wait is not missed.
+        const announced = store.completed ? Promise.resolve(store.completed(entry.state, tick.signal)).catch(() => undefined) : undefined;
+        const params = await store.take(entry.state);
+        if (params) entry.taken = true; // take removed the key
+        if (params && !stop.aborted && !entry.callbackSeen) {
+          this.#deliver(params);
+          return;
+        }
+        if (!stop.aborted) await Promise.race([sleep(pollMs, tick.signal), ...(announced ? [announced] : [])]);
+      } catch (cause) {
+        if (!warned) this.#logger.warn("could not read the pending store; retrying until the call times out", { cause: String(cause) });
+        warned = true;
+        await sleep(pollMs, tick.signal);
+      } finally {
+        tick.abort();
+        stop.removeEventListener("abort", onStop);
+      }
+    }
+  }
+
+  /**
+   * Handles a callback that reached this instance (the answer does not wait for it). Delivered here
+   * when its call waits here; otherwise, with a shared store, handed to the waiter through the store.
+   * Resolves once handed over.
+   */
   async receive(params: CallbackParams): Promise<void> {
     if (!isWellFormedState(params.state)) {
       this.#logger.debug("callback ignored: malformed state");
       return;
     }
     const store = this.#store;
-    if (store) {
-      let owner: string | null;
-      try {
-        owner = await store.take(params.state);
-      } catch (cause) {
-        this.#logger.error("callback dropped: the pending store failed", { cause: String(cause) });
-        return;
-      }
-      if (owner === null) {
-        this.#logger.debug("callback ignored: unknown, late or repeated state");
-        return;
-      }
-      if (owner !== this.#instanceId) {
-        try {
-          if (!(await store.forward(owner, params))) this.#logger.warn("callback dropped: its instance no longer listens");
-        } catch (cause) {
-          this.#logger.error("callback dropped: forwarding failed", { cause: String(cause) });
-        }
-        return;
-      }
+    if (this.#pending.has(params.state) || !store) {
+      this.#deliver(params);
+      return;
     }
-    this.#deliver(params);
+    let delivered: boolean;
+    try {
+      delivered = await store.complete(params.state, params);
+    } catch (cause) {
+      this.#logger.error("callback dropped: the pending store failed", { cause: String(cause) });
+      return;
+    }
+    if (!delivered) this.#logger.debug("callback ignored: unknown, late or repeated state");
   }
 
   /** Settles the local pending call for this callback, if there is one still waiting. */
@@ -169,7 +195,6 @@ export class SlotInfoFlow {
       return;
     }
     entry.callbackSeen = true;
-    entry.taken = true;
     if (params.success !== "1") {
       this.#fail(
         entry,
@@ -202,12 +227,16 @@ export class SlotInfoFlow {
     entry.unlinkSignal = undefined;
     if (abortRequests) entry.controller.abort();
     this.#pending.delete(entry.state);
-    if (this.#store && !entry.taken) {
-      entry.taken = true;
-      this.#store.remove(entry.state).catch((cause: unknown) => {
-        this.#logger.warn("could not remove a pending state from the store", { cause: String(cause) });
-      });
-    }
+    entry.stopWaiting.abort();
+    this.#removeFromStore(entry);
+  }
+
+  #removeFromStore(entry: Pending): void {
+    if (!this.#store || entry.taken) return;
+    entry.taken = true;
+    this.#store.remove(entry.state).catch((cause: unknown) => {
+      this.#logger.warn("could not remove a pending state from the store", { cause: String(cause) });
+    });
   }
 
   #fail(entry: Pending, err: SlotgateBackendError): void {
@@ -216,17 +245,26 @@ export class SlotInfoFlow {
     entry.reject(err);
   }
 
-  /** Rejects every pending call with `shutdown` at once, then detaches from the shared store. */
+  /** Rejects every pending call with `shutdown` at once, then releases what the shared store opened for waiting. */
   async shutdown(): Promise<void> {
     this.#closed = true;
     for (const entry of [...this.#pending.values()]) this.#fail(entry, new SlotgateBackendError("shutdown"));
-    const attached = this.#attached;
-    this.#attached = undefined;
-    if (this.#store && attached) {
-      await attached.catch(() => undefined);
-      await this.#store.detach(this.#instanceId);
-    }
+    await this.#store?.close?.();
   }
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done, { once: true });
+  });
 }
 
 function asError(err: unknown, code: "authorize_error" | "token_exchange_error"): SlotgateBackendError {

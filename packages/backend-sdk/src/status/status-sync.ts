@@ -1,8 +1,9 @@
-import { LIMITS, PATHS, type StatusCheckResponse, type StatusLoginResponse, type StatusLogoutResponse } from "@slotgate/protocol";
+import { LIMITS, type StatusCheckResponse, type StatusLoginResponse, type StatusLogoutResponse } from "@slotgate/protocol";
+import { ENDPOINTS } from "@slotgate/protocol/endpoints";
+import { type ApiContext, callEndpoint } from "../api/call-endpoint.js";
 import { SlotgateBackendError } from "../errors.js";
-import { buildUrl, outcomeError, requestJson } from "../http/request.js";
 import type { Logger } from "../logger.js";
-import type { FetchLike, SleepFn } from "../options.js";
+import type { SleepFn } from "../options.js";
 
 /** Arguments of {@link SlotgateBackend.statusLogin} and {@link SlotgateBackend.statusLogout}. */
 export interface StatusSyncArgs {
@@ -18,14 +19,11 @@ export interface StatusSyncArgs {
  * The outcome of a status sync. It never throws: on failure `ok` is false and
  * `error` says why; the failure has already been logged.
  */
-export type StatusSyncResult<T> =
-  | { ok: true; response: T; attempts: number }
-  | { ok: false; error: SlotgateBackendError; attempts: number };
+export type StatusSyncResult<T> = { ok: true; response: T; attempts: number } | { ok: false; error: SlotgateBackendError; attempts: number };
 
 /** What the status calls need from the backend. */
 export interface StatusContext {
-  fetch: FetchLike;
-  authServerUrl: string;
+  api: ApiContext;
   clientId: string;
   logger: Logger;
   attempts: number;
@@ -75,41 +73,26 @@ function retryable(err: SlotgateBackendError): boolean {
   return s !== undefined && (s === 408 || s === 429 || s >= 500);
 }
 
-async function attempt<T>(ctx: StatusContext, path: string, args: StatusSyncArgs, expected: string): Promise<T> {
-  const out = await requestJson(ctx.fetch, buildUrl(ctx.authServerUrl, path), {
-    method: "POST",
-    headers: { authorization: `Bearer ${args.accessToken}` },
-    json: { user_id: args.userId, client_id: ctx.clientId },
-    ...(args.signal ? { signal: args.signal } : {}),
-  });
-  switch (out.kind) {
-    case "ok":
-      if (out.body.status !== expected) throw new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
-      return out.body as T;
-    default:
-      throw outcomeError(out);
-  }
+/** One status call (`statusLogin` or `statusLogout`); the answer is checked against the row's schema. */
+async function attempt<T>(ctx: StatusContext, row: typeof ENDPOINTS.statusLogin | typeof ENDPOINTS.statusLogout, args: StatusSyncArgs): Promise<T> {
+  const options = args.signal ? { signal: args.signal } : {};
+  return callEndpoint(ctx.api, row, { user_id: args.userId, client_id: ctx.clientId }, { bearer: args.accessToken }, options) as Promise<T>;
 }
 
 /** Runs one status call with the recommended behaviour of spec 4.6: retried with exponential backoff, never thrown. */
-export async function syncStatus<T>(
-  ctx: StatusContext,
-  which: "login" | "logout",
-  args: StatusSyncArgs,
-): Promise<StatusSyncResult<T>> {
+export async function syncStatus<T>(ctx: StatusContext, which: "login" | "logout", args: StatusSyncArgs): Promise<StatusSyncResult<T>> {
   const bad = argumentError(args);
   if (bad) {
     ctx.logger.error(`status ${which} not sent: ${bad.message}`);
     return { ok: false, error: bad, attempts: 0 };
   }
-  const path = which === "login" ? PATHS.statusLogin : PATHS.statusLogout;
-  const expected = which === "login" ? "logged_in" : "logged_out";
+  const row = which === "login" ? ENDPOINTS.statusLogin : ENDPOINTS.statusLogout;
   let last: SlotgateBackendError = new SlotgateBackendError("network_error");
   let made = 0;
   for (let n = 1; n <= ctx.attempts; n++) {
     made = n;
     try {
-      const response = await attempt<T>(ctx, path, args, expected);
+      const response = await attempt<T>(ctx, row, args);
       return { ok: true, response, attempts: n };
     } catch (err) {
       last = err instanceof SlotgateBackendError ? err : new SlotgateBackendError("network_error", { cause: err });
@@ -139,18 +122,6 @@ export type { StatusLoginResponse, StatusLogoutResponse };
 export async function checkStatus(ctx: StatusContext, args: StatusSyncArgs): Promise<StatusCheckResponse> {
   const bad = argumentError(args);
   if (bad) throw bad;
-  const out = await requestJson(ctx.fetch, buildUrl(ctx.authServerUrl, PATHS.statusCheck, { user_id: args.userId, client_id: ctx.clientId }), {
-    method: "GET",
-    headers: { authorization: `Bearer ${args.accessToken}` },
-    ...(args.signal ? { signal: args.signal } : {}),
-  });
-  switch (out.kind) {
-    case "ok":
-      if (out.body.status !== "logged_in" && out.body.status !== "logged_out") {
-        throw new SlotgateBackendError("invalid_response", { serviceStatus: out.status });
-      }
-      return out.body as unknown as StatusCheckResponse;
-    default:
-      throw outcomeError(out);
-  }
+  const options = args.signal ? { signal: args.signal } : {};
+  return callEndpoint(ctx.api, ENDPOINTS.statusCheck, { user_id: args.userId, client_id: ctx.clientId }, { bearer: args.accessToken }, options);
 }

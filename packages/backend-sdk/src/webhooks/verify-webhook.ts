@@ -1,5 +1,6 @@
 import type { LoginStatusWebhookEvent } from "@slotgate/protocol";
 import { SlotgateBackendError } from "../errors.js";
+import { isWebRequest, readBodyCapped } from "../http/web-request.js";
 
 /** Options of {@link verifyWebhook}. */
 export interface VerifyWebhookOptions {
@@ -15,6 +16,8 @@ export interface VerifyWebhookOptions {
 }
 
 const encoder = new TextEncoder();
+/** Largest webhook body read from a `Request` (an event is a few hundred bytes). */
+const MAX_WEBHOOK_BYTES = 64 * 1024;
 
 function refused(code: "webhook_signature_invalid" | "webhook_timestamp_out_of_window" | "webhook_payload_invalid", detail: string): SlotgateBackendError {
   return new SlotgateBackendError(code, { detail });
@@ -27,7 +30,8 @@ function parseSignature(header: string): { timestamp: number; signatures: Uint8A
   for (const part of header.split(",")) {
     const [key, value] = part.trim().split("=", 2);
     if (key === "t" && value !== undefined && /^[0-9]{1,12}$/.test(value)) timestamp = Number(value);
-    else if (key === "v1" && value !== undefined && /^[0-9a-f]{64}$/.test(value)) signatures.push(Uint8Array.from(value.match(/../g)!, (byte) => parseInt(byte, 16)));
+    else if (key === "v1" && value !== undefined && /^[0-9a-f]{64}$/.test(value))
+      signatures.push(Uint8Array.from(value.match(/../g)!, (byte) => parseInt(byte, 16)));
   }
   return timestamp === null || signatures.length === 0 ? null : { timestamp, signatures };
 }
@@ -70,7 +74,52 @@ function isEvent(value: unknown): value is LoginStatusWebhookEvent {
  * });
  * ```
  */
-export async function verifyWebhook(body: string | Uint8Array, signatureHeader: string | null | undefined, options: VerifyWebhookOptions): Promise<LoginStatusWebhookEvent> {
+export function verifyWebhook(
+  body: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  options: VerifyWebhookOptions,
+): Promise<LoginStatusWebhookEvent>;
+/**
+ * The same check on web standards: reads the raw body (at most 64 KiB, else `webhook_payload_invalid`)
+ * and the `Slotgate-Signature` header from a WHATWG `Request` (Next.js route handlers, Hono, Bun, Deno,
+ * Workers). The request's body is consumed.
+ *
+ * @example
+ * ```ts
+ * // Next.js App Router: app/webhooks/slotgate/route.ts
+ * export async function POST(request: Request) {
+ *   try {
+ *     const event = await verifyWebhook(request, { secret: process.env.MARKETPLACE_SECRET! });
+ *     await recordStatusOnce(event); // by event.id
+ *     return new Response(null, { status: 204 });
+ *   } catch (error) {
+ *     return new Response(null, { status: isSlotgateBackendError(error) ? error.status : 500 });
+ *   }
+ * }
+ * ```
+ */
+export function verifyWebhook(request: Request, options: VerifyWebhookOptions): Promise<LoginStatusWebhookEvent>;
+export async function verifyWebhook(
+  bodyOrRequest: string | Uint8Array | Request,
+  headerOrOptions: string | null | undefined | VerifyWebhookOptions,
+  maybeOptions?: VerifyWebhookOptions,
+): Promise<LoginStatusWebhookEvent> {
+  if (isWebRequest(bodyOrRequest)) {
+    const options = headerOrOptions as VerifyWebhookOptions;
+    const body = await readBodyCapped(bodyOrRequest, MAX_WEBHOOK_BYTES);
+    if (!body) throw refused("webhook_payload_invalid", `the body is over ${MAX_WEBHOOK_BYTES} bytes`);
+    return verifySigned(body, bodyOrRequest.headers.get("slotgate-signature"), options);
+  }
+  return verifySigned(bodyOrRequest, headerOrOptions as string | null | undefined, maybeOptions as VerifyWebhookOptions);
+}
+
+async function verifySigned(
+  body: string | Uint8Array,
+  signatureHeader: string | null | undefined,
+  options: VerifyWebhookOptions,
+): Promise<LoginStatusWebhookEvent> {
+  if (options === null || typeof options !== "object")
+    throw new SlotgateBackendError("invalid_options", { detail: "verifyWebhook needs its options ({ secret })" });
   const secrets = (typeof options.secret === "string" ? [options.secret] : [...options.secret]).filter((s) => s !== "");
   if (secrets.length === 0) throw new SlotgateBackendError("invalid_options", { detail: "verifyWebhook needs the webhook secret (MARKETPLACE_SECRET)" });
   const parsed = signatureHeader ? parseSignature(signatureHeader) : null;

@@ -1,5 +1,5 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { lockFile, processAlive } from "@slotgate/storage";
@@ -30,6 +30,12 @@ export interface AnvilProcess {
   rpcUrl: string;
   /** The child process id. */
   pid: number;
+  /**
+   * Why the state file was not loaded as found, or null: a file cut short (the node was killed while
+   * writing it) is set aside and the copy kept at the previous start is loaded instead; the chain
+   * service then rebuilds what that copy lacks from its database (docs/decisions/chain-rebuild.md).
+   */
+  restoredState: string | null;
   /** Stops the node (its state is written on the way out); resolves once it exited. */
   stop(): Promise<void>;
 }
@@ -37,30 +43,55 @@ export interface AnvilProcess {
 /** The chain id of the development chain. */
 export const DEVELOPMENT_CHAIN_ID = 31337n;
 
-const PLATFORM_PACKAGE: Record<string, string> = {
+/**
+ * The npm package that carries Anvil for each development platform (`<process.platform>-<process.arch>`).
+ * All five are optional dependencies of this package, so npm installs the one that fits the machine
+ * (each declares its `os` and `cpu`); CI resolves the lockfile for every entry
+ * (`scripts/check-anvil-platforms.mjs`).
+ *
+ * @example
+ * ```ts
+ * ANVIL_PLATFORM_PACKAGES["darwin-arm64"]; // "@foundry-rs/anvil-darwin-arm64"
+ * ```
+ */
+export const ANVIL_PLATFORM_PACKAGES: Readonly<Record<AnvilPlatform, string>> = Object.freeze({
   "linux-x64": "@foundry-rs/anvil-linux-amd64",
   "linux-arm64": "@foundry-rs/anvil-linux-arm64",
   "darwin-x64": "@foundry-rs/anvil-darwin-amd64",
   "darwin-arm64": "@foundry-rs/anvil-darwin-arm64",
   "win32-x64": "@foundry-rs/anvil-win32-amd64",
-};
+});
+
+/** A development platform Anvil is installed from npm for: `<process.platform>-<process.arch>`. */
+export type AnvilPlatform = "linux-x64" | "linux-arm64" | "darwin-x64" | "darwin-arm64" | "win32-x64";
+
+/** Where {@link anvilBinary} looks. */
+export interface AnvilBinaryOptions {
+  /** @default process.platform */
+  platform?: NodeJS.Platform;
+  /** @default process.arch */
+  arch?: string;
+  /** Module files (paths or `file:` URLs) from which the platform package is resolved, in order. @default this module, then the working directory */
+  from?: readonly string[];
+}
 
 /**
- * The `anvil` executable: the binary of the npm package for this platform (`@foundry-rs/anvil-linux-amd64`
- * on Linux x64, an optional dependency of this package), else `anvil` on PATH (Foundry installed).
+ * The `anvil` executable: the binary of the npm package for this platform ({@link ANVIL_PLATFORM_PACKAGES};
+ * `bin/anvil.exe` on Windows, `bin/anvil` elsewhere), else `anvil` on PATH (Foundry installed).
  *
  * @example
  * ```ts
  * const binary = anvilBinary(); // ".../node_modules/@foundry-rs/anvil-linux-amd64/bin/anvil"
  * ```
  */
-export function anvilBinary(): string {
-  const name = PLATFORM_PACKAGE[`${process.platform}-${process.arch}`];
+export function anvilBinary(options: AnvilBinaryOptions = {}): string {
+  const platform = options.platform ?? process.platform;
+  const name = (ANVIL_PLATFORM_PACKAGES as Record<string, string>)[`${platform}-${options.arch ?? process.arch}`];
   if (name !== undefined) {
-    for (const base of [import.meta.url, join(process.cwd(), "noop.js")]) {
+    for (const base of options.from ?? [import.meta.url, join(process.cwd(), "noop.js")]) {
       try {
         const root = dirname(createRequire(base).resolve(`${name}/package.json`));
-        const binary = join(root, "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
+        const binary = join(root, "bin", platform === "win32" ? "anvil.exe" : "anvil");
         if (existsSync(binary)) return binary;
       } catch {
         // not installed next to this package or the application: try the next place
@@ -70,21 +101,40 @@ export function anvilBinary(): string {
   return "anvil";
 }
 
+/**
+ * @internal The command line of a running process as one string, or null when it cannot be read:
+ * `/proc/<pid>/cmdline` on Linux, `ps` on macOS and the BSDs, PowerShell's `Win32_Process` on Windows.
+ */
+export function processCommandLine(pid: number, platform: NodeJS.Platform = process.platform): string | null {
+  try {
+    if (platform === "linux") return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ").trim() || null;
+    const line =
+      platform === "win32"
+        ? execFileSync(
+            "powershell.exe",
+            ["-NoProfile", "-NonInteractive", "-Command", `(Get-CimInstance Win32_Process -Filter "ProcessId=${pid}").CommandLine`],
+            { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000, windowsHide: true },
+          )
+        : execFileSync("ps", ["-ww", "-o", "args=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 10_000 });
+    return line.trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * @internal True when `pid` is an anvil started on `stateFile`: its command line names the anvil
+ * executable and the state file. A command line that cannot be read is never taken for ours.
+ */
+export function isOurAnvil(pid: number, stateFile: string, platform: NodeJS.Platform = process.platform): boolean {
+  const line = processCommandLine(pid, platform);
+  return line !== null && /anvil(\.exe)?"?\s/i.test(`${line} `) && line.includes(stateFile);
+}
 
 /**
  * Stops a node left running by a previous process on the same state directory (that process was
  * killed and could not stop its child): it would hold the port and keep writing the state file.
  */
-/** True when `pid` is an anvil started on `stateFile` (Linux: its command line says so; elsewhere never assumed). */
-function isOurAnvil(pid: number, stateFile: string): boolean {
-  try {
-    const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    return cmdline.some((arg) => /anvil(\.exe)?$/.test(arg)) && cmdline.includes(stateFile);
-  } catch {
-    return false;
-  }
-}
-
 async function stopOrphan(pidFile: string, stateFile: string): Promise<void> {
   const pid = readPid(pidFile);
   // A pid file can outlive its process and the pid be reused: only a node on this very state file is stopped.
@@ -99,6 +149,40 @@ async function stopOrphan(pidFile: string, stateFile: string): Promise<void> {
     if (processAlive(pid)) process.kill(pid, "SIGKILL");
   }
   rmSync(pidFile, { force: true });
+}
+
+/** Whether `file` holds complete JSON (a state file the node was killed in the middle of writing does not). */
+function completeJson(file: string): boolean {
+  try {
+    JSON.parse(readFileSync(file, "utf8"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * @internal Makes sure the node can load its state file. Anvil rewrites the whole file in place every
+ * interval, so a kill in the middle of a write leaves it cut short, and the node would refuse to start.
+ * A complete file is copied to `anvil-state.good.json` (a temporary file, then a rename); a file cut
+ * short is set aside (`anvil-state.damaged-<time>.json`) and the good copy put in its place. Answers
+ * what was done, or null when the file was complete (or absent).
+ */
+export function checkStateFile(stateFile: string): string | null {
+  if (!existsSync(stateFile)) return null;
+  const good = stateFile.replace(/\.json$/, ".good.json");
+  if (completeJson(stateFile)) {
+    copyFileSync(stateFile, `${good}.tmp`);
+    renameSync(`${good}.tmp`, good);
+    return null;
+  }
+  const damaged = stateFile.replace(/\.json$/, `.damaged-${Date.now()}.json`);
+  renameSync(stateFile, damaged);
+  if (existsSync(good) && completeJson(good)) {
+    copyFileSync(good, stateFile);
+    return `the chain's state file was cut short (its node was killed while writing it) and was set aside as ${damaged}; the node started from the copy kept at the previous start`;
+  }
+  return `the chain's state file was cut short (its node was killed while writing it) and was set aside as ${damaged}; no earlier copy was kept, so the node started empty`;
 }
 
 async function answers(rpcUrl: string): Promise<boolean> {
@@ -118,8 +202,10 @@ async function answers(rpcUrl: string): Promise<boolean> {
 /**
  * Starts Anvil (Foundry's local EVM node) as a child process on 127.0.0.1 with the development chain
  * id 31337 and Hardhat's well-known development accounts. With `stateDir` its state is loaded at start
- * and written every `stateIntervalSeconds` and on exit, so even `kill -9` loses at most the last
- * interval. A node that a killed process left running on the same `stateDir` is stopped first.
+ * and written every `stateIntervalSeconds` and on exit, so `kill -9` loses at most the last interval
+ * (which the chain service rebuilds from its database); a state file cut short by a kill during a
+ * write is replaced by the copy kept at the previous start ({@link AnvilProcess.restoredState}). A node
+ * that a killed process left running on the same `stateDir` is stopped first.
  *
  * @example
  * ```ts
@@ -131,6 +217,7 @@ async function answers(rpcUrl: string): Promise<boolean> {
 export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProcess> {
   const args = ["--host", "127.0.0.1", "--port", String(options.port ?? 8545), "--chain-id", String(DEVELOPMENT_CHAIN_ID)];
   let pidFile: string | undefined;
+  let restoredState: string | null = null;
   let unlock: () => void = () => undefined;
   if (options.stateDir !== undefined) {
     mkdirSync(options.stateDir, { recursive: true });
@@ -143,6 +230,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProce
     pidFile = join(options.stateDir, "anvil.pid");
     const stateFile = join(options.stateDir, "anvil-state.json");
     await stopOrphan(pidFile, stateFile);
+    restoredState = checkStateFile(stateFile);
     args.push("--state", stateFile, "--state-interval", String(options.stateIntervalSeconds ?? 1));
   }
   if (options.blockTimeSeconds !== undefined) args.push("--block-time", String(options.blockTimeSeconds));
@@ -207,6 +295,7 @@ export async function startAnvil(options: AnvilOptions = {}): Promise<AnvilProce
   return {
     rpcUrl,
     pid: child.pid as number,
+    restoredState,
     async stop() {
       process.removeListener("exit", onExit);
       await stop();

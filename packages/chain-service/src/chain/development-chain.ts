@@ -5,6 +5,7 @@ import { type SlotgateAddresses, contentTokenExchangeAbi, deploy } from "@slotga
 import type { RpcChainConfig } from "../config.js";
 import { ChainServiceError } from "../errors.js";
 import { type AnvilOptions, type AnvilProcess, DEVELOPMENT_CHAIN_ID, startAnvil } from "./anvil.js";
+import { readWalletLock } from "./wallet-lock.js";
 
 /** The well-known development mnemonic of Anvil and Hardhat; its accounts hold 10000 ETH on a development chain. */
 export const DEVELOPMENT_MNEMONIC = "test test test test test test test test test test test junk";
@@ -99,10 +100,24 @@ export async function startDevelopmentChain(options: AnvilOptions & { stateDir: 
         `the development chain in ${options.stateDir} was deployed by an older Slotgate whose exchange has no slot registry (owner, slot wallet, transfer count); start from an empty data directory`,
       );
     }
+    if (recorded !== null && (await hasCode(provider, recorded.addresses))) {
+      const lock = await readWalletLock(provider, recorded.addresses);
+      if (lock.missing !== null) {
+        throw new ChainServiceError(
+          "chain_unavailable",
+          `the development chain in ${options.stateDir} was deployed by an older Slotgate whose slot wallets are not locked (${lock.missing}); start from an empty data directory`,
+        );
+      }
+    }
     let deployment = recorded;
     let deployedNow = false;
     if (deployment === null || !(await hasCode(provider, deployment.addresses))) {
-      const keys = { operatorKey: developmentKey(0), spendRecorderKey: developmentKey(3), paymasterSignerKey: developmentKey(1), bundlerKey: developmentKey(2) };
+      const keys = {
+        operatorKey: developmentKey(0),
+        spendRecorderKey: developmentKey(3),
+        paymasterSignerKey: developmentKey(1),
+        bundlerKey: developmentKey(2),
+      };
       const deployer = new Wallet(keys.operatorKey, provider);
       const result = await deploy(deployer, {
         paymasterSigner: new Wallet(keys.paymasterSignerKey).address,

@@ -9,21 +9,32 @@ import type {
   TestEncryptionResponse,
 } from "@slotgate/protocol";
 import { encryptHex } from "@slotgate/protocol/crypto";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
-import { openBytes, sealBytes } from "../keys/envelope.js";
+import { SEALED_RECORD } from "../keys/sealed-secrets.js";
 import { wipe } from "../keys/wipe.js";
-import { ensureProvider, findCuidOwner, findProvider, forgetUnissuedProvider, listCuids, replaceProviderKey, setReplayProtection } from "../storage/providers.js";
-import { ANSWER_SECRET_FIELD } from "../writes/answers.js";
+import {
+  claimIssuedKey,
+  ensureProvider,
+  findCuidOwner,
+  findProvider,
+  forgetUnissuedProvider,
+  listCuids,
+  type ProviderRecord,
+  replaceProviderKey,
+  setReplayProtection,
+} from "../storage/providers.js";
+import type { WriteRecord } from "../storage/writes.js";
+import { ANSWER_SECRET_FIELD, type CallAnswer } from "../writes/answers.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
 import { platformWrite } from "../writes/platform-write.js";
 
 /**
  * @internal `init_permission_provider`: the platform registers the cuid on the exchange (a durable
  * write; the cuid's record is kept when it lands). The client's AES key and IV are created with its
- * first registration and shown by that registration's answer only (they are read from the sealed
- * provider record when the answer is shown, never stored in it); later registrations reuse them. A
- * first registration that fails forgets the unissued key.
+ * first registration and shown once, by that registration's first answer (see {@link presentAnswer};
+ * they are read from the sealed provider record, never stored in the write); later registrations reuse
+ * them and answer `key_issued: false`. A first registration that fails forgets the unissued key.
  */
 export async function initPermissionProvider(
   ctx: ServiceContext,
@@ -34,12 +45,13 @@ export async function initPermissionProvider(
   const onChain = await ctx.contracts.exchange.get_provider(input.cuid);
   if (onChain.registered) throw new ChainServiceError("cuid_taken");
   const key = randomBytes(32);
+  const iv = randomBytes(16).toString("hex");
   let created: boolean;
   try {
     ({ created } = await ensureProvider(ctx.db, {
       clientId: input.client_id,
-      aesKeyEnc: sealBytes(key, ctx.kek),
-      aesIv: randomBytes(16).toString("hex"),
+      aesKeyEnc: ctx.sealer.seal(key, SEALED_RECORD.providerKey(input.client_id, iv)),
+      aesIv: iv,
       replayProtection: false,
     }));
   } finally {
@@ -57,7 +69,9 @@ export async function initPermissionProvider(
       ]),
       answer: { kind: "provider", client_id: input.client_id, issues_key: created },
       effects: {
-        confirmed: [{ kind: "insert_cuid", cuid: input.cuid, client_id: input.client_id, release_per: input.release_per, owner_addr: getAddress(input.owner_addr) }],
+        confirmed: [
+          { kind: "insert_cuid", cuid: input.cuid, client_id: input.client_id, release_per: input.release_per, owner_addr: getAddress(input.owner_addr) },
+        ],
         failed: unissued,
       },
     });
@@ -69,28 +83,48 @@ export async function initPermissionProvider(
 }
 
 /**
- * @internal Shows a stored answer: a first registration's answer names the client whose AES key and IV
- * it issued; they are opened from the provider record here.
+ * @internal Shows a confirmed write's stored answer. A provider registration answers `key_issued`;
+ * the registration that issued the client's AES key and IV shows them once: in the first answer given
+ * for it (to the request, a retry under its Idempotency-Key or a write lookup, whichever comes first),
+ * and only while they are still the client's key (a rotation before that shows its own key, once).
+ * Every later answer says `key_issued: true` without them: a lost key is replaced by rotating it.
  */
-export async function presentAnswer(ctx: Pick<ServiceContext, "db" | "kek">, result: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function presentAnswer(
+  ctx: Pick<ServiceContext, "db" | "sealer">,
+  record: Pick<WriteRecord, "result" | "payload">,
+): Promise<Record<string, unknown>> {
+  const result = record.result ?? {};
   const clientId = result[ANSWER_SECRET_FIELD];
-  if (typeof clientId !== "string") return result;
+  if (typeof clientId !== "string") {
+    // Registrations recorded before `key_issued` was part of the stored answer issued no key.
+    const provider = (record.payload["answer"] as CallAnswer | undefined)?.kind === "provider";
+    return provider && !("key_issued" in result) ? { ...result, key_issued: false } : result;
+  }
   const { [ANSWER_SECRET_FIELD]: _, ...rest } = result;
+  const shown = { ...rest, key_issued: true };
   const provider = await findProvider(ctx.db, clientId);
-  if (!provider) return rest;
-  const key = openBytes(provider.aesKeyEnc, ctx.kek);
+  if (!provider || provider.keyShownAt || provider.keyRotatedAt) return shown;
+  // Opened before it is claimed: a key that fails its integrity check is refused with nothing changed.
+  const key = openProviderKey(ctx, provider);
   try {
-    return { ...rest, aes_key: key.toString("hex"), aes_iv: provider.aesIv };
+    return (await claimIssuedKey(ctx.db, clientId, provider.aesKeyEnc)) ? { ...shown, aes_key: key.toString("hex"), aes_iv: provider.aesIv } : shown;
   } finally {
     wipe(key);
   }
+}
+
+/** @internal A provider's current AES key (or, with `previous`, the one before its last rotation), opened; the caller wipes it. */
+export function openProviderKey(ctx: Pick<ServiceContext, "sealer">, provider: ProviderRecord, previous = false): Buffer {
+  const sealed = previous ? provider.previous : { aesKeyEnc: provider.aesKeyEnc, aesIv: provider.aesIv };
+  if (!sealed) throw new ChainServiceError("internal_error", "the provider has no previous key");
+  return ctx.sealer.open(sealed.aesKeyEnc, SEALED_RECORD.providerKey(provider.clientId, sealed.aesIv));
 }
 
 /** @internal The provider's AES key (caller wipes) and IV, or `provider_not_registered`. */
 export async function providerKey(ctx: ServiceContext, clientId: string) {
   const provider = await findProvider(ctx.db, clientId);
   if (!provider) throw new ChainServiceError("provider_not_registered", "this client has no provider registration (init_permission_provider first)");
-  return { provider, key: openBytes(provider.aesKeyEnc, ctx.kek) };
+  return { provider, key: openProviderKey(ctx, provider) };
 }
 
 /** @internal `test_encryption`: the provider's key and IV applied to `test_string`. */
@@ -140,7 +174,13 @@ export async function rotateProviderKey(ctx: ServiceContext, clientId: string, o
   const key = randomBytes(32);
   const iv = randomBytes(16).toString("hex");
   try {
-    const replaced = await replaceProviderKey(ctx.db, clientId, { aesKeyEnc: sealBytes(key, ctx.kek), aesIv: iv }, until, now);
+    const replaced = await replaceProviderKey(
+      ctx.db,
+      clientId,
+      { aesKeyEnc: ctx.sealer.seal(key, SEALED_RECORD.providerKey(clientId, iv)), aesIv: iv },
+      until,
+      now,
+    );
     if (!replaced) throw new ChainServiceError("provider_not_registered", "this client has no provider registration (init_permission_provider first)");
     return { success: true, client_id: clientId, aes_key: key.toString("hex"), aes_iv: iv, previous_key_valid_until: until ? until.toISOString() : null };
   } finally {

@@ -1,6 +1,6 @@
 import { parseEther } from "ethers";
 import type { UserBuyContentTokenRequest, UserBuyContentTokenResponse } from "@slotgate/protocol";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { findCuidOwner } from "../storage/providers.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
@@ -32,7 +32,10 @@ export async function buyContentToken(
   const amount = xotnWei(input.amount);
   const { xotn, exchange } = ctx.contracts;
   const noConsent = () =>
-    new ChainServiceError("insufficient_allowance", "The user has not consented to purchases of this much XOTN for this cuid (POST /v1/pin/verify with approve_purchases and the cuid).");
+    new ChainServiceError(
+      "insufficient_allowance",
+      "The user has not consented to purchases of this much XOTN for this cuid (POST /v1/pin/verify with approve_purchases and the cuid).",
+    );
   if (target.wallet === null) throw noConsent();
   const [consent, allowance, balance] = await Promise.all([
     exchange.purchase_allowance(target.wallet, input.cuid),

@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import type { BalanceAdexResponse, ReleaseUsedBalanceRequest, ReleaseUsedBalanceResponse } from "@slotgate/protocol";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { findCuidOwner, lastSlotCuid } from "../storage/providers.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";

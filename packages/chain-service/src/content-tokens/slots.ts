@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import { ChainServiceError } from "../errors.js";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { activeSlotRecord } from "../slots/slots.js";
 import { type SlotRecord, findSlotByWallet } from "../storage/slots.js";
 import { type WalletRecord, findWallet } from "../storage/wallets.js";
@@ -47,7 +47,8 @@ export async function purchaseSlotOf(
     open: async () => {
       const opened = await activeSlotRecord(ctx, id, cuid, true);
       // Another opening of this user's took the C_SALT wallet meanwhile: the new slot has no consent.
-      if (!opened || getAddress(opened.wallet) !== candidate) throw new ChainServiceError("insufficient_allowance", "The user has not consented to purchases for this cuid from this slot.");
+      if (!opened || getAddress(opened.wallet) !== candidate)
+        throw new ChainServiceError("insufficient_allowance", "The user has not consented to purchases for this cuid from this slot.");
       return candidate;
     },
   };

@@ -1,14 +1,13 @@
 import type { IncreaseUsedContentTokenRequest, IncreaseUsedContentTokenResponse, SpendPayload } from "@slotgate/protocol";
 import { decryptHex } from "@slotgate/protocol/crypto";
 import { spendPayloadSchema } from "@slotgate/protocol/schemas";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
-import { openBytes } from "../keys/envelope.js";
 import { wipe } from "../keys/wipe.js";
 import { acceptSpendNonce, findCuidOwner } from "../storage/providers.js";
 import { type PendingWrite, type WriteIdentity, identityFields } from "../writes/engine.js";
 import type { SpendWritePayload } from "../writes/operator-planner.js";
-import { providerKey } from "./providers.js";
+import { openProviderKey, providerKey } from "./providers.js";
 import { activeSlotOf } from "./slots.js";
 
 function decryptPayload(hex: string, keyHex: string, ivHex: string): SpendPayload {
@@ -45,7 +44,7 @@ export async function increaseUsed(
     // Inside the overlap window after a key rotation, the previous key and IV still decrypt.
     const previous = provider.previous;
     if (!previous || previous.validUntil.getTime() <= ctx.now().getTime()) throw error;
-    const old = openBytes(previous.aesKeyEnc, ctx.kek);
+    const old = openProviderKey(ctx, provider, true);
     try {
       payload = decryptPayload(input.encrypted_message, old.toString("hex"), previous.aesIv);
     } finally {
@@ -79,19 +78,12 @@ export async function increaseUsed(
     amount: amount.toString(),
     ...(nonce === undefined ? {} : { effects: { failed: [{ kind: "release_spend_nonce", client_id: clientId, nonce }] } }),
   };
-  const record = await ctx.db.transaction(async (tx) => {
+  // The message's nonce is accepted with the write, or not at all.
+  const record = await ctx.writes.recordWith(async (tx) => {
     if (nonce !== undefined && !(await acceptSpendNonce(tx, clientId, nonce, now, provider.replayProtection ? forgetBefore : undefined))) {
       throw new ChainServiceError("replayed_message");
     }
-    return ctx.writes.record(
-      {
-        kind: "spend",
-        signer: ctx.signers.spendRecorder,
-        ...identityFields(identity),
-        payload: spend as unknown as Record<string, unknown>,
-      },
-      tx,
-    );
+    return { kind: "spend", signer: ctx.signers.spendRecorder, ...identityFields(identity), payload: spend as unknown as Record<string, unknown> };
   });
   return ctx.writes.outcome<IncreaseUsedContentTokenResponse & Record<string, unknown>>(record);
 }

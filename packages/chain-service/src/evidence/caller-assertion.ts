@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type JSONWebKeySet, type JWTVerifyGetKey, createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify } from "jose";
-import type { ServiceContext } from "../context.js";
+import type { Queryable } from "@slotgate/storage";
 import { ChainServiceError } from "../errors.js";
 
 /**
@@ -69,8 +69,13 @@ const refused = (message: string) => new ChainServiceError("invalid_caller_asser
  * is recorded so that it is accepted once (`caller_assertion_replayed` after, on every instance sharing
  * the database). Anything else is `invalid_caller_assertion`.
  */
-export async function spendCallerAssertion(ctx: ServiceContext, assertion: string | null | undefined, expected: { purpose: string; userUuid: number }): Promise<void> {
-  if (ctx.callerKeys === null) throw refused("This chain service has no caller keys configured (CHAIN_CALLER_JWKS_URL or CHAIN_CALLER_JWKS); it accepts no user call.");
+export async function spendCallerAssertion(
+  ctx: { callerKeys: JWTVerifyGetKey | null; db: Queryable; now: () => Date },
+  assertion: string | null | undefined,
+  expected: { purpose: string; userUuid: number },
+): Promise<void> {
+  if (ctx.callerKeys === null)
+    throw refused("This chain service has no caller keys configured (CHAIN_CALLER_JWKS_URL or CHAIN_CALLER_JWKS); it accepts no user call.");
   if (typeof assertion !== "string" || assertion === "") throw refused(`The call ${expected.purpose} needs the front service's caller assertion for the user.`);
   let claims: Record<string, unknown>;
   try {

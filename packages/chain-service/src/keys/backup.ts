@@ -22,12 +22,7 @@ import { wipe } from "./wipe.js";
  * const words = await readMnemonicBackup(mnemonic, pinHash, key_share_user);
  * ```
  */
-export async function readMnemonicBackup(
-  sealedMnemonic: string,
-  pinHashHex: string,
-  keyShareUserHex: string,
-  options: SharePinOptions = {},
-): Promise<string> {
+export async function readMnemonicBackup(sealedMnemonic: string, pinHashHex: string, keyShareUserHex: string, options: SharePinOptions = {}): Promise<string> {
   const shareUser = Buffer.from(/^[0-9a-fA-F]{64}$/.test(keyShareUserHex) ? keyShareUserHex : "", "hex");
   const sharePin = await deriveSharePin(pinHashHex, options);
   try {

@@ -16,9 +16,10 @@ function unaes(key: Uint8Array, iv: Uint8Array, data: Uint8Array): Buffer {
 }
 
 /**
- * AES-256-CTR with a fresh random IV: the answer is hex(iv ‖ ciphertext). Used for the stored
- * mnemonic (`Key` record `_MN`, under the recovery key) and for the client's mnemonic backup (under
- * the key of {@link deriveBackupKey}).
+ * AES-256-CTR with a fresh random IV: the answer is hex(iv ‖ ciphertext). The format of the client's
+ * mnemonic backup (the `mnemonic` of the register / recover / reset answers, spec 4.10, under the key of
+ * {@link deriveBackupKey}), which the client opens offline with WebCrypto's AES-CTR. Secrets the
+ * service stores are sealed with an authenticated mode instead (`SecretSealer`, the recovery vault).
  *
  * @example
  * ```ts
@@ -38,8 +39,9 @@ export function sealHex(plaintext: string, key: Uint8Array): string {
 }
 
 /**
- * Opens {@link sealHex} output. CTR has no integrity: a wrong key yields garbage, so callers check
- * what they get (a mnemonic must be valid BIP-39 and derive the stored owner).
+ * Opens {@link sealHex} output: a client's backup, or a mnemonic stored before sealing at rest was
+ * authenticated (read only by the start-up re-sealing). CTR has no integrity: a wrong key yields
+ * garbage, so callers check what they get (a mnemonic must be valid BIP-39 and derive the stored owner).
  *
  * @example
  * ```ts
@@ -90,29 +92,16 @@ export function deriveBackupKey(sharePin: Uint8Array, shareUser: Uint8Array): Bu
 }
 
 /**
- * {@link sealHex} for raw bytes (key shares, AES keys): no intermediate string holds the secret.
+ * Opens a secret stored as bytes before sealing at rest was authenticated (hex(iv ‖ AES-256-CTR), under
+ * the raw key-encryption key), into a Buffer the caller wipes. Only the start-up re-sealing reads this
+ * format (`resealStoredSecrets`); nothing opens it for use.
  *
  * @example
  * ```ts
- * const stored = sealBytes(shareServer, kek);
- * const shareServerAgain = openBytes(stored, kek); // wipe after use
+ * const shareServer = openLegacyBytes(row.b_key, kek);
  * ```
  */
-export function sealBytes(data: Uint8Array, key: Uint8Array): string {
-  if (key.length !== KEY_BYTES) throw new ChainServiceError("internal_error", "encryption key must be 32 bytes");
-  const iv = randomBytes(IV_BYTES);
-  return Buffer.concat([iv, aes(key, iv, data)]).toString("hex");
-}
-
-/**
- * Opens {@link sealBytes} output into a Buffer the caller wipes.
- *
- * @example
- * ```ts
- * const shareServer = openBytes(record.serverShareEnc, kek);
- * ```
- */
-export function openBytes(sealed: string, key: Uint8Array): Buffer {
+export function openLegacyBytes(sealed: string, key: Uint8Array): Buffer {
   if (key.length !== KEY_BYTES) throw new ChainServiceError("internal_error", "encryption key must be 32 bytes");
   if (!/^([0-9a-fA-F]{2})*$/.test(sealed) || sealed.length < IV_BYTES * 2) {
     throw new ChainServiceError("internal_error", "sealed value is not hex iv and ciphertext");

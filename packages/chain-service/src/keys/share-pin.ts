@@ -78,7 +78,8 @@ function derivationSlot(): Promise<void> {
 
 function releaseDerivationSlot(): void {
   const next = waiting.shift();
-  if (next) next(); // the slot passes on directly
+  if (next)
+    next(); // the slot passes on directly
   else derivations -= 1;
 }
 

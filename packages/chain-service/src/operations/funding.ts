@@ -1,6 +1,6 @@
 import { MaxUint256, getAddress } from "ethers";
 import { approvePurchasesCall, erc20ApproveCall } from "@slotgate/contracts";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { ownerKeyFromMnemonic } from "../keys/mnemonic.js";
 import { openStoredMnemonic } from "../keys/stored-mnemonic.js";
@@ -49,18 +49,20 @@ export async function devFundSlot(
     ctx.contracts.xotn.allowance(slotWallet, ctx.addresses.exchange),
   ]);
   settledAnswer(
-    await ctx.sponsored.send({
-      sender: slotWallet,
-      deployment: { initialOwner: slot.openingOwner, salt: slot.salt },
-      calls: [
-        ...(allowance < MaxUint256 / 2n ? [erc20ApproveCall(ctx.addresses.xotn, ctx.addresses.exchange, MaxUint256)] : []),
-        approvePurchasesCall(ctx.addresses.exchange, args.cuid, consent + amount),
-      ],
-      ownerKey: async () => ownerKeyFromMnemonic(await openStoredMnemonic(ctx, keys.mnemonic)).privateKey,
-      identity: platformIdentity("devFundSlot.approve", [args]),
-      budget: { userUuid: wallet.userUuid, cuid: args.cuid },
-      answer: { shape: "operation" },
-    }),
+    await ctx.sponsored.send(
+      {
+        sender: slotWallet,
+        deployment: { initialOwner: slot.openingOwner, salt: slot.salt },
+        calls: [
+          ...(allowance < MaxUint256 / 2n ? [erc20ApproveCall(ctx.addresses.xotn, ctx.addresses.exchange, MaxUint256)] : []),
+          approvePurchasesCall(ctx.addresses.exchange, args.cuid, consent + amount),
+        ],
+        identity: platformIdentity("devFundSlot.approve", [args]),
+        budget: { userUuid: wallet.userUuid, cuid: args.cuid },
+        answer: { shape: "operation" },
+      },
+      ownerKeyFromMnemonic(await openStoredMnemonic(ctx, keys.mnemonic)).privateKey,
+    ),
   );
   return { address: slotWallet };
 }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { ExchangeTokenOwnerRequest, ExchangeTokenOwnerResponse } from "@slotgate/protocol";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { releaseExchangeState, reserveExchangeState } from "../storage/exchange-states.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
@@ -32,7 +32,12 @@ export async function exchangeSlotOwner(
   try {
     return (await runWalletOperation(
       ctx,
-      { user_uuid: from, pin_hash: input.pin_hash, key_share_user: input.key_share_user, ...(input.pin_salt === undefined ? {} : { pin_salt: input.pin_salt }) },
+      {
+        user_uuid: from,
+        pin_hash: input.pin_hash,
+        key_share_user: input.key_share_user,
+        ...(input.pin_salt === undefined ? {} : { pin_salt: input.pin_salt }),
+      },
       { kind: "exchange_slot_owner", cuid: input.cu_id, meta_idx: input.meta_idx, to_uuid: Number(input.to_uuid) },
       identity,
       {
@@ -62,7 +67,8 @@ export async function registerSlot(
 ): Promise<{ tx_hash: string; owner: string } | PendingWrite> {
   if (!(await findWallet(ctx.db, args.user_uuid))) throw new ChainServiceError("wallet_not_found");
   const existing = await findSlot(ctx.db, args.cuid, args.meta_idx);
-  if (existing && existing.userUuid !== args.user_uuid) throw new ChainServiceError("not_owner", `slot ${args.meta_idx} of ${args.cuid} belongs to another user`);
+  if (existing && existing.userUuid !== args.user_uuid)
+    throw new ChainServiceError("not_owner", `slot ${args.meta_idx} of ${args.cuid} belongs to another user`);
   if (!existing) await openSlotRecord(ctx, args.user_uuid, args.cuid, args.meta_idx);
   else if (!existing.registrationQueued) await queueMissingRegistrations(ctx);
   const registration = await ctx.writes.earlier(registrationIdentity(args.cuid, args.meta_idx));

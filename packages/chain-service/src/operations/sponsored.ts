@@ -1,12 +1,17 @@
 import type { Database } from "@slotgate/storage";
 import { type FeeData, type JsonRpcProvider, type Wallet, getAddress } from "ethers";
 import {
+  type OperationNonces,
   type SlotgateAddresses,
   type SponsorshipWindow,
   type UserOperation,
   type UserOperationCalls,
-  prepareSponsoredUserOperation,
+  assembleSponsoredUserOperation,
+  computeWalletAddress,
+  encodeCalls,
+  encodeInitCode,
   readOperationNonces,
+  simulateWalletCall,
   sponsorshipWindow,
   userOperationToRpc,
 } from "@slotgate/contracts";
@@ -18,7 +23,7 @@ import { signerFor } from "../keys/mnemonic.js";
 import { wipe } from "../keys/wipe.js";
 import { type SponsorshipBudget, dayEnd, reserveSponsorship } from "../storage/sponsorship.js";
 import { takeWalletNonces } from "../storage/wallet-nonces.js";
-import { type WriteRecord, insertWrite } from "../storage/writes.js";
+import type { WriteRecord } from "../storage/writes.js";
 import type { OperationShape } from "../writes/answers.js";
 import type { WriteEffects } from "../writes/effects.js";
 import { type PendingWrite, type WriteIdentity, type WriteWaits, identityFields } from "../writes/engine.js";
@@ -32,7 +37,7 @@ export interface SponsorshipBudgets {
   cuidWeiPerDay: bigint;
 }
 
-/** One sponsored operation to sign and record. */
+/** One sponsored operation to check, sign and record. */
 export interface SponsoredOperationInput {
   /** The wallet. */
   sender: string;
@@ -40,12 +45,6 @@ export interface SponsoredOperationInput {
   deployment: { initialOwner: string; salt: bigint };
   /** What the wallet does. */
   calls: UserOperationCalls;
-  /**
-   * The owner's private key, or a function that restores it (checking the PIN), called only once this
-   * process holds the wallet's lock, so a restored key never waits in memory behind the wallet's other
-   * operations. Consumed: wiped on every path, right after signing.
-   */
-  ownerKey: Buffer | (() => Promise<Buffer>);
   /** The request's idempotency identity. */
   identity: WriteIdentity;
   /** The user (budget `user:<uuid>`) and the cuid the operation serves, if any (budget `cuid:<cuid>`). */
@@ -56,11 +55,19 @@ export interface SponsoredOperationInput {
   effects?: WriteEffects;
 }
 
-/** Rolls the recording transaction back when the idempotency key was used meanwhile. */
-class EarlierWrite extends Error {
-  constructor(readonly record: WriteRecord) {
-    super("an earlier write holds this idempotency key");
-  }
+/**
+ * An operation {@link SponsoredOperations.check} read from the node and simulated: what signing it needs
+ * besides the owner's key and the wallet's nonce, which {@link SponsoredOperations.record} takes in the
+ * database.
+ */
+export interface CheckedOperation {
+  readonly input: SponsoredOperationInput;
+  /** The wallet's nonces on chain (its owner may have sent operations of its own, with the backup words). */
+  readonly onChain: OperationNonces;
+  readonly fees: FeeData;
+  readonly window: SponsorshipWindow;
+  /** Whether the wallet has code on chain (an operation of nonce 0 of a wallet without code deploys it). */
+  readonly walletDeployed: boolean;
 }
 
 /** The most an operation can cost the paymaster (EntryPoint v0.6 prefund with a paymaster: verification counted three times). */
@@ -68,19 +75,37 @@ function maxCost(op: UserOperation): bigint {
   return (op.callGasLimit + op.verificationGasLimit * 3n + op.preVerificationGas) * op.maxFeePerGas;
 }
 
+/** A refusal as the service error it means: the sponsorship's refusals, else the node's errors. */
+function refusal(cause: unknown): ChainServiceError {
+  if (cause instanceof ChainServiceError) return cause;
+  return sponsorshipRefusal(cause) ?? revertError(cause);
+}
+
 /**
- * Signs and records sponsored UserOperations (spec 4.11) through the `@slotgate/contracts` pipeline
- * (`prepareSponsoredUserOperation`: initCode only on the wallet's first operation, paymasterAndData
- * signed by the platform for `[now - skew, now + 5 minutes]`, then the owner's signature), as durable
- * writes the bundler sends. Before the paymaster signs, the platform's checks of {@link SponsorshipRules}
- * (the gas cap, a simulation of the call). In one database transaction: the wallet's nonces are taken from the
- * database (so instances never give one twice), the sponsorship is reserved against the user's and the
- * cuid's daily budgets (`sponsorship_budget_exceeded` before anything is signed), and the signed
- * operation is recorded under the request's idempotency key. Users never pay gas.
+ * Checks, signs and records sponsored UserOperations (spec 4.11) as durable writes the bundler sends,
+ * in three steps whose node calls all come first:
+ * 1. {@link SponsoredOperations.check}, before any lock: the node's facts (the wallet's nonces and code,
+ *    fees, the sponsorship window `[now - skew, now + 5 minutes]`) and the platform's simulation of the
+ *    call ({@link SponsorshipRules}).
+ * 2. {@link SponsoredOperations.walletTurn}: one operation of a wallet at a time in this process, so the
+ *    owner key restored for it (the caller's step in between) never waits in memory behind the wallet's
+ *    other operations.
+ * 3. {@link SponsoredOperations.record}, in one database transaction and without a call to the node: the
+ *    wallet's nonces taken from the database (so instances never give one twice; the chain's, when the
+ *    wallet's owner sent operations of its own), the operation assembled (initCode only on the wallet's
+ *    first operation, the gas cap), signed by the paymaster and the owner, the sponsorship reserved
+ *    against the user's and the cuid's daily budgets (`sponsorship_budget_exceeded`, nothing recorded)
+ *    and the write recorded under the request's idempotency key. Users never pay gas.
  *
  * @example
  * ```ts
- * const answer = await sponsored.send({ sender, deployment: { initialOwner, salt: W_SALT }, calls, ownerKey, identity, budget: { userUuid: 7 }, answer: {} });
+ * const checked = await sponsored.check({ sender, deployment: { initialOwner, salt: W_SALT }, calls, identity, budget: { userUuid: 7 }, answer: { shape: "operation" } });
+ * const release = await sponsored.walletTurn(sender);
+ * try {
+ *   record = await sponsored.record(checked, ownerKey);
+ * } finally {
+ *   release();
+ * }
  * ```
  */
 export class SponsoredOperations {
@@ -102,7 +127,6 @@ export class SponsoredOperations {
     },
   ) {}
 
-  /** One operation of a wallet at a time in this process: its key is restored only when its turn comes. */
   readonly #wallets = new KeyedLock<string>();
 
   #state: { at: number; value: Promise<{ fees: FeeData; window: SponsorshipWindow }> } | undefined;
@@ -114,9 +138,10 @@ export class SponsoredOperations {
   #chainState(): Promise<{ fees: FeeData; window: SponsorshipWindow }> {
     const now = Date.now();
     if (this.#state === undefined || now - this.#state.at > 1000) {
-      const value = Promise.all([this.ctx.provider.getFeeData(), sponsorshipWindow(this.ctx.provider, this.ctx.validForSeconds)]).then(
-        ([fees, window]) => ({ fees, window }),
-      );
+      const value = Promise.all([this.ctx.provider.getFeeData(), sponsorshipWindow(this.ctx.provider, this.ctx.validForSeconds)]).then(([fees, window]) => ({
+        fees,
+        window,
+      }));
       this.#state = { at: now, value };
       value.catch(() => {
         if (this.#state?.value === value) this.#state = undefined;
@@ -125,32 +150,61 @@ export class SponsoredOperations {
     return this.#state.value;
   }
 
-  async send(input: SponsoredOperationInput): Promise<Record<string, unknown> | PendingWrite> {
-    const recorded = await this.#wallets.run(getAddress(input.sender), () => this.#record(input));
-    return this.ctx.writes.outcome(recorded);
+  /**
+   * Step 1: reads from the node what the operation needs (the wallet's nonces and code, fees, the
+   * sponsorship window) and simulates its call: a call that would revert is refused (`chain_reverted` or
+   * its specific code) before anything is locked, signed or recorded.
+   */
+  async check(input: SponsoredOperationInput): Promise<CheckedOperation> {
+    const { ctx } = this;
+    const { initialOwner, salt } = input.deployment;
+    try {
+      const [{ fees, window }, onChain, code] = await Promise.all([
+        this.#chainState(),
+        readOperationNonces(ctx.provider, ctx.addresses, input.sender),
+        ctx.provider.getCode(input.sender),
+      ]);
+      if (ctx.sponsorship.policy.simulate) {
+        const ownWallet = computeWalletAddress(ctx.addresses.factory, initialOwner, salt) === getAddress(input.sender);
+        await simulateWalletCall(ctx.provider, {
+          entryPoint: ctx.addresses.entryPoint,
+          sender: input.sender,
+          callData: encodeCalls(input.calls),
+          ...(ownWallet ? { initCode: encodeInitCode(ctx.addresses.factory, initialOwner, salt) } : {}),
+        });
+      }
+      return { input, onChain, fees, window, walletDeployed: code !== "0x" };
+    } catch (cause) {
+      throw refusal(cause);
+    }
   }
 
-  /** Restores the key (under the wallet's lock), signs and records the operation; answers the write to wait for. */
-  async #record(input: SponsoredOperationInput): Promise<WriteRecord> {
+  /** Step 2: waits for the turn of the wallet `sender` in this process; answers the function that ends it. */
+  walletTurn(sender: string): Promise<() => void> {
+    return this.#wallets.acquire(getAddress(sender));
+  }
+
+  /**
+   * Step 3: signs and records the operation in one database transaction, without a call to the node;
+   * answers the write to wait for (an earlier write of the request's idempotency key instead, with
+   * nothing taken). `ownerKey` is consumed: wiped on every path, right after signing.
+   */
+  async record(checked: CheckedOperation, ownerKey: Buffer): Promise<WriteRecord> {
     const { ctx } = this;
-    let ownerKey = typeof input.ownerKey === "function" ? undefined : input.ownerKey;
+    const { input, onChain, fees, window, walletDeployed } = checked;
+    const budgets: SponsorshipBudget[] = [
+      ...(ctx.budgets.userWeiPerDay > 0n ? [{ scope: `user:${input.budget.userUuid}`, limitWei: ctx.budgets.userWeiPerDay }] : []),
+      ...(input.budget.cuid !== undefined && ctx.budgets.cuidWeiPerDay > 0n
+        ? [{ scope: `cuid:${input.budget.cuid}`, limitWei: ctx.budgets.cuidWeiPerDay }]
+        : []),
+    ];
+    const now = ctx.now();
     try {
-      if (typeof input.ownerKey === "function") ownerKey = await input.ownerKey();
-      const { fees, window } = await this.#chainState();
-      const budgets: SponsorshipBudget[] = [
-        ...(ctx.budgets.userWeiPerDay > 0n ? [{ scope: `user:${input.budget.userUuid}`, limitWei: ctx.budgets.userWeiPerDay }] : []),
-        ...(input.budget.cuid !== undefined && ctx.budgets.cuidWeiPerDay > 0n ? [{ scope: `cuid:${input.budget.cuid}`, limitWei: ctx.budgets.cuidWeiPerDay }] : []),
-      ];
-      const now = ctx.now();
-      return await ctx.db.transaction(async (tx) => {
-        const nonces = await takeWalletNonces(tx, input.sender, async () => {
-          const read = await readOperationNonces(ctx.provider, ctx.addresses, input.sender);
-          return { nonce: read.nonce, paymasterOffset: read.paymasterNonce - read.nonce };
-        });
-        const owner = signerFor(ownerKey as Buffer);
+      return await ctx.writes.recordWith(async (tx) => {
+        const nonces = await takeWalletNonces(tx, input.sender, { nonce: onChain.nonce, paymasterOffset: onChain.paymasterNonce - onChain.nonce });
+        const owner = signerFor(ownerKey);
         wipe(ownerKey);
-        const prepared = await prepareSponsoredUserOperation({
-          provider: ctx.provider,
+        const prepared = await assembleSponsoredUserOperation({
           addresses: ctx.addresses,
           owner,
           paymasterSigner: ctx.paymasterSigner,
@@ -163,7 +217,8 @@ export class SponsoredOperations {
           paymasterNonce: nonces.nonce + nonces.paymasterOffset,
           fees,
           window,
-          policy: ctx.sponsorship.policy,
+          walletDeployed,
+          maxOperationGas: ctx.sponsorship.policy.maxOperationGas,
         });
         const reserved = maxCost(prepared.userOperation);
         const over = await reserveSponsorship(tx, budgets, reserved, now);
@@ -195,27 +250,38 @@ export class SponsoredOperations {
             ],
           },
         };
-        const { record: written, created } = await insertWrite(tx, {
+        return {
           kind: "user_operation",
           signer: ctx.signer,
           ...identityFields(input.identity),
           payload: payload as unknown as Record<string, unknown>,
           validUntil: new Date(prepared.validUntil * 1000),
-        });
-        // A request with the same idempotency key was recorded meanwhile: undo this one (its nonce too).
-        if (!created) throw new EarlierWrite(written);
-        return written;
+        };
       });
     } catch (cause) {
-      if (cause instanceof EarlierWrite) {
-        if (cause.record.requestHash !== input.identity.requestHash) throw new ChainServiceError("idempotency_key_reused");
-        return cause.record;
-      }
-      if (cause instanceof ChainServiceError) throw cause;
-      throw sponsorshipRefusal(cause) ?? revertError(cause);
+      throw refusal(cause);
     } finally {
       wipe(ownerKey);
-      if (Buffer.isBuffer(input.ownerKey)) wipe(input.ownerKey);
     }
+  }
+
+  /**
+   * The three steps for an operation whose owner key the caller holds already (an owner rotation, a
+   * development funding): answers the write's outcome. `ownerKey` is consumed (wiped on every path).
+   */
+  async send(input: SponsoredOperationInput, ownerKey: Buffer): Promise<Record<string, unknown> | PendingWrite> {
+    let record: WriteRecord;
+    try {
+      const checked = await this.check(input);
+      const release = await this.walletTurn(input.sender);
+      try {
+        record = await this.record(checked, ownerKey);
+      } finally {
+        release();
+      }
+    } finally {
+      wipe(ownerKey);
+    }
+    return this.ctx.writes.outcome(record);
   }
 }

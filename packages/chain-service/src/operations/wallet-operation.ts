@@ -1,20 +1,31 @@
 import { MaxUint256, ZeroAddress, getAddress } from "ethers";
 import { isPendingWrite } from "@slotgate/protocol";
 import type { PinOperation } from "@slotgate/protocol";
-import { C_SALT, W_SALT, type WalletCall, approvePurchasesCall, buyContentTokenCall, erc20ApproveCall, erc20TransferCall, slotSaleCalls } from "@slotgate/contracts";
-import type { ServiceContext } from "../context.js";
+import {
+  C_SALT,
+  W_SALT,
+  type WalletCall,
+  approvePurchasesCall,
+  buyContentTokenCall,
+  erc20ApproveCall,
+  erc20TransferCall,
+  slotSaleCalls,
+} from "@slotgate/contracts";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { wipe } from "../keys/wipe.js";
-import { type PinCredentials, unlockOwnerKey } from "../pin/credentials.js";
+import { type PinCredentials, type UnlockedOwnerKey, unlockOwnerKey } from "../pin/credentials.js";
 import { type WalletRecord, clearBackupPinOnly, findWallet } from "../storage/wallets.js";
 import { requireSponsoredToken } from "./sponsorship-policy.js";
 import { findCuidOwner } from "../storage/providers.js";
 import { activeSlotRecord } from "../slots/slots.js";
 import { type SlotRecord, findSlot, findSlotByWallet } from "../storage/slots.js";
 import { chainOwner } from "../wallets/owner.js";
+import { requireCleanSlotWallet } from "../chain/wallet-lock.js";
 import type { OperationShape } from "../writes/answers.js";
 import type { WriteEffect, WriteEffects } from "../writes/effects.js";
 import type { PendingWrite, WriteIdentity } from "../writes/engine.js";
+import type { WriteRecord } from "../storage/writes.js";
 
 /**
  * @internal What a PIN-gated request asks the wallet to do: one of the wire's `PinOperation`s
@@ -59,11 +70,16 @@ export interface WalletOperationOptions {
 }
 
 /**
- * @internal A PIN-gated wallet operation (spec 4.10 rule 6): a request sent again with its idempotency
- * key answers the first one's outcome (before any PIN check or signing); otherwise the operation is
- * checked against the records and the chain, the owner key restored in memory from the PIN shares,
- * the sponsored UserOperation signed and the key wiped, and the operation recorded as a durable write
- * (the wallet's nonce and the sponsorship budgets taken in the same database transaction).
+ * @internal A PIN-gated wallet operation (spec 4.10 rule 6), step by step (a request sent again with its
+ * idempotency key was answered at the surface, before any of them):
+ * 1. plan the wallet call, checked against the records and the chain;
+ * 2. check it against the chain: nonces, code, fees, the simulation of the call (`sponsored.check`);
+ * 3. take the wallet's turn in this process;
+ * 4. unlock the owner key with the PIN shares (`unlockOwnerKey`: the lockout, the shares, the key);
+ * 5. sign and record it in one database transaction with the wallet's nonce and the sponsorship budgets
+ *    (`sponsored.record`: no call to the node), the key wiped;
+ * 6. wait for the write's outcome.
+ * Every call to the node comes before the database transaction and the row locks it takes.
  */
 export async function runWalletOperation(
   ctx: ServiceContext,
@@ -80,16 +96,9 @@ export async function runWalletOperation(
     await afterBackup(ctx, wallet.userUuid, backup);
     return { success: true, address: wallet.address, tx_hash: null, user_op_hash: null, deployed_wallet: false, ...withBackup(backup) };
   }
-  let backup: string | undefined;
-  const answer = await ctx.sponsored.send({
+  const checked = await ctx.sponsored.check({
     ...plan.from,
     calls: plan.calls,
-    // Restored (and the PIN checked) only once the wallet's lock is held.
-    ownerKey: async () => {
-      const unlocked = await unlockOwnerKey(ctx, credentials, unlock);
-      backup = unlocked.backup;
-      return unlocked.key;
-    },
     identity,
     budget: { userUuid: credentials.user_uuid, cuid: plan.cuid },
     answer: {
@@ -101,10 +110,21 @@ export async function runWalletOperation(
       failed: options.effects?.failed ?? [],
     },
   });
+  const release = await ctx.sponsored.walletTurn(plan.from.sender);
+  let unlocked: UnlockedOwnerKey | undefined;
+  let record: WriteRecord;
+  try {
+    unlocked = await unlockOwnerKey(ctx, credentials, unlock);
+    record = await ctx.sponsored.record(checked, unlocked.key);
+  } finally {
+    release();
+    wipe(unlocked?.key);
+  }
+  const answer = await ctx.writes.outcome(record);
   // The re-sealed backup is answered by this request only, once it is known to be answered.
-  if (isPendingWrite(answer) || backup === undefined) return answer;
-  await afterBackup(ctx, wallet.userUuid, backup);
-  return { ...answer, ...withBackup(backup) };
+  if (isPendingWrite(answer) || unlocked.backup === undefined) return answer;
+  await afterBackup(ctx, wallet.userUuid, unlocked.backup);
+  return { ...answer, ...withBackup(unlocked.backup) };
 }
 
 /** Once the answer carries the re-sealed backup, the wallet's backup is no longer PIN-only. */
@@ -162,11 +182,7 @@ async function exchangeApproval(ctx: ServiceContext, slot: string, needed: bigin
 }
 
 /** Turns the (parsed) operation into the wallet call, checking what the chain and the records say, before the PIN is checked. */
-async function planOperation(
-  ctx: ServiceContext,
-  userUuid: number,
-  operation: WalletOperation,
-): Promise<{ wallet: WalletRecord; plan: Plan | null }> {
+async function planOperation(ctx: ServiceContext, userUuid: number, operation: WalletOperation): Promise<{ wallet: WalletRecord; plan: Plan | null }> {
   const wallet = await findWallet(ctx.db, userUuid);
   if (!wallet) throw new ChainServiceError("wallet_not_found");
   return { wallet, plan: await planFor(ctx, wallet, operation) };
@@ -212,7 +228,8 @@ async function planFor(ctx: ServiceContext, wallet: WalletRecord, operation: Wal
     }
     case "exchange_slot_owner": {
       // A sale hands the slot wallet over: one operation FROM THE SLOT WALLET (executeBatch) sets the
-      // registry's owner to the buyer's user wallet and the slot wallet's owner key to the buyer's.
+      // registry's owner to the buyer's user wallet (which ends the seller's consents), zeroes the
+      // wallet's XOTN approval of the exchange and sets the slot wallet's owner key to the buyer's.
       const target = await findWallet(ctx.db, operation.to_uuid);
       if (!target) throw new ChainServiceError("wallet_not_found", "the new owner has no wallet; they must register a PIN first");
       const slot = await findSlot(ctx.db, operation.cuid, operation.meta_idx);
@@ -223,14 +240,21 @@ async function planFor(ctx: ServiceContext, wallet: WalletRecord, operation: Wal
       if (getAddress(info.owner) === ZeroAddress) {
         throw new ChainServiceError("service_unavailable", "the slot's registration on chain has not landed yet; send the request again shortly");
       }
-      if (getAddress(info.owner) !== getAddress(wallet.address) || getAddress(info.wallet) !== getAddress(slot.wallet) || keyOwner !== getAddress(wallet.ownerEoa)) {
+      if (
+        getAddress(info.owner) !== getAddress(wallet.address) ||
+        getAddress(info.wallet) !== getAddress(slot.wallet) ||
+        keyOwner !== getAddress(wallet.ownerEoa)
+      ) {
         throw new ChainServiceError("not_owner", "from_uuid does not own this slot on chain");
       }
+      // Nothing the seller set may outlive the sale: the wallet's code must be the factory's, as a slot wallet.
+      await requireCleanSlotWallet(ctx, getAddress(slot.wallet));
       return {
         from: slotSender(slot),
         cuid: operation.cuid,
         calls: slotSaleCalls({
           exchange: ctx.addresses.exchange,
+          xotn: ctx.addresses.xotn,
           cuid: operation.cuid,
           slot: index,
           slotWallet: getAddress(slot.wallet),

@@ -1,8 +1,9 @@
 import { computeAddress, getAddress } from "ethers";
 import { ChainServiceError } from "../errors.js";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { deriveSharePin } from "../keys/share-pin.js";
-import { deriveBackupKey, openBytes, sealHex } from "../keys/envelope.js";
+import { deriveBackupKey, sealHex } from "../keys/envelope.js";
+import { SEALED_RECORD } from "../keys/sealed-secrets.js";
 import { openStoredMnemonic } from "../keys/stored-mnemonic.js";
 import { restoreKey } from "../keys/split.js";
 import { wipe } from "../keys/wipe.js";
@@ -52,11 +53,7 @@ export interface UnlockedOwnerKey {
  * `pin_invalid` (with `details.remaining_attempts`); too many gives `pin_locked`. With `resealBackup`,
  * a wallet whose client holds a PIN-only backup also gets its backup re-sealed under both shares.
  */
-export async function unlockOwnerKey(
-  ctx: ServiceContext,
-  credentials: PinCredentials,
-  options: { resealBackup?: boolean } = {},
-): Promise<UnlockedOwnerKey> {
+export async function unlockOwnerKey(ctx: ServiceContext, credentials: PinCredentials, options: { resealBackup?: boolean } = {}): Promise<UnlockedOwnerKey> {
   const wallet = await requireWallet(ctx, credentials.user_uuid);
   return pinChecks.run(wallet.userUuid, () => checkPin(ctx, credentials, wallet, options.resealBackup === true));
 }
@@ -64,18 +61,23 @@ export async function unlockOwnerKey(
 const pinChecks = new KeyedLock<number>();
 
 async function checkPin(ctx: ServiceContext, credentials: PinCredentials, wallet: WalletRecord, resealBackup: boolean): Promise<UnlockedOwnerKey> {
-  const reservation = await reservePinAttempt(ctx.db, wallet.userUuid, ctx.now(), ctx.pin.lockout);
-  if (!reservation.allowed) {
-    const seconds = Math.max(1, Math.ceil((reservation.lockedUntil.getTime() - ctx.now().getTime()) / 1000));
-    throw new ChainServiceError("pin_locked", undefined, { details: { retry_after_seconds: seconds } });
-  }
   const keys = await findKeys(ctx.db, wallet.userUuid);
   if (!keys?.serverShareEnc || wallet.pinSalt === null) throw new ChainServiceError("wallet_not_found", PIN_FIRST);
-  const sharePin = await deriveSharePin(credentials.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
-  const shareServer = openBytes(keys.serverShareEnc, ctx.kek);
-  const shareUser = Buffer.from(credentials.key_share_user, "hex");
+  // The stored secrets are opened before the attempt is counted: one that fails its integrity check is
+  // refused (`sealed_record_invalid`) with nothing changed.
+  const shareServer = ctx.sealer.open(keys.serverShareEnc, SEALED_RECORD.serverShare(wallet.userUuid));
+  let sharePin: Buffer | undefined;
+  let shareUser: Buffer | undefined;
   let key: Buffer | undefined;
   try {
+    const words = resealBackup && wallet.backupPinOnly ? await openStoredMnemonic(ctx, keys.mnemonic) : undefined;
+    const reservation = await reservePinAttempt(ctx.db, wallet.userUuid, ctx.now(), ctx.pin.lockout);
+    if (!reservation.allowed) {
+      const seconds = Math.max(1, Math.ceil((reservation.lockedUntil.getTime() - ctx.now().getTime()) / 1000));
+      throw new ChainServiceError("pin_locked", undefined, { details: { retry_after_seconds: seconds } });
+    }
+    sharePin = await deriveSharePin(credentials.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
+    shareUser = Buffer.from(credentials.key_share_user, "hex");
     key = restoreKey(sharePin, shareServer, shareUser);
     const saltMatches = credentials.pin_salt === undefined || credentials.pin_salt.toLowerCase() === wallet.pinSalt?.toLowerCase();
     let address: string | undefined;
@@ -88,7 +90,7 @@ async function checkPin(ctx: ServiceContext, credentials: PinCredentials, wallet
       throw new ChainServiceError("pin_invalid", undefined, { details: { remaining_attempts: reservation.remaining } });
     }
     await clearPinAttempts(ctx.db, wallet.userUuid);
-    const backup = resealBackup && wallet.backupPinOnly ? await resealedBackup(ctx, keys.mnemonic, sharePin, shareUser) : undefined;
+    const backup = words === undefined ? undefined : sealedBackup(words, sharePin, shareUser);
     const unlocked = key;
     key = undefined;
     return { key: unlocked, wallet, ...(backup === undefined ? {} : { backup }) };
@@ -97,16 +99,11 @@ async function checkPin(ctx: ServiceContext, credentials: PinCredentials, wallet
   }
 }
 
-/** The stored words sealed for the client under share_pin and share_user. */
-async function resealedBackup(
-  ctx: ServiceContext,
-  mnemonic: Parameters<typeof openStoredMnemonic>[1],
-  sharePin: Buffer,
-  shareUser: Buffer,
-): Promise<string> {
+/** The words sealed for the client under share_pin and share_user. */
+function sealedBackup(words: string, sharePin: Buffer, shareUser: Buffer): string {
   const backupKey = deriveBackupKey(sharePin, shareUser);
   try {
-    return sealHex(await openStoredMnemonic(ctx, mnemonic), backupKey);
+    return sealHex(words, backupKey);
   } finally {
     wipe(backupKey);
   }

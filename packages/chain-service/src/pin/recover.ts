@@ -1,24 +1,18 @@
 import { getAddress } from "ethers";
 import type { PinRecoverRequest, PinRegisterResponse } from "@slotgate/protocol";
 import { C_SALT, W_SALT, changeOwnerCallData } from "@slotgate/contracts";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { requestHash, settledAnswer } from "../writes/engine.js";
 import { ChainServiceError } from "../errors.js";
-import { deriveBackupKey, sealBytes, sealHex } from "../keys/envelope.js";
+import { deriveBackupKey, sealHex } from "../keys/envelope.js";
+import { SEALED_RECORD } from "../keys/sealed-secrets.js";
 import { type OwnerKey, generateOwnerKey, ownerKeyFromMnemonic } from "../keys/mnemonic.js";
 import { deriveSharePin } from "../keys/share-pin.js";
 import { splitKey } from "../keys/split.js";
 import { type StoredMnemonic, openStoredMnemonic, sealStoredMnemonic } from "../keys/stored-mnemonic.js";
 import { wipe } from "../keys/wipe.js";
 import { clearPinAttempts } from "../storage/pin-attempts.js";
-import {
-  type WalletRecord,
-  clearPendingRotation,
-  findKeys,
-  findPendingRotations,
-  rotateOwner,
-  savePendingRotation,
-} from "../storage/wallets.js";
+import { type WalletRecord, clearPendingRotation, findKeys, findPendingRotations, rotateOwner, savePendingRotation } from "../storage/wallets.js";
 import { findSlotByWallet, slotsOf } from "../storage/slots.js";
 import { chainOwner } from "../wallets/owner.js";
 import { requireWallet } from "./credentials.js";
@@ -87,37 +81,46 @@ export async function recover(ctx: ServiceContext, input: PinRecoverInput): Prom
     }
   }
 
-  const next = generateOwnerKey();
-  const unlocked: OwnerKey[] = [];
-  const sharePin = await deriveSharePin(input.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
+  // The current owners' keys are opened before anything is saved: a stored mnemonic that fails its
+  // integrity check is refused (`sealed_record_invalid`) with nothing changed.
+  const unlocked = new Map<string, OwnerKey>();
+  let next: OwnerKey | undefined;
+  let sharePin: Buffer | undefined;
   let backupKey: Buffer | undefined;
   let split: { shareServer: Buffer; shareUser: Buffer } | undefined;
   try {
-    const nextMnemonic = await sealStoredMnemonic(ctx, next.mnemonic);
+    for (const owner of new Set(current)) {
+      const key = ownerKeyFromMnemonic(await openStoredMnemonic(ctx, owners.get(owner) as StoredMnemonic));
+      unlocked.set(owner, key);
+      if (getAddress(key.address) !== owner) throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
+    }
+    next = generateOwnerKey();
+    sharePin = await deriveSharePin(input.pin_hash, { salt: ctx.pin.salt, iterations: ctx.pin.iterations });
+    const nextMnemonic = await sealStoredMnemonic(ctx, next.mnemonic, wallet.userUuid, next.address);
     await savePendingRotation(ctx.db, wallet.userUuid, { newOwnerEoa: next.address, mnemonic: nextMnemonic });
+    const nextAddress = next.address;
     await Promise.all(
       targets.map(async (target, index) => {
-        const owner = current[index] as string;
-        const key = ownerKeyFromMnemonic(await openStoredMnemonic(ctx, owners.get(owner) as StoredMnemonic));
-        unlocked.push(key);
-        if (getAddress(key.address) !== owner) throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
+        const key = unlocked.get(current[index] as string) as OwnerKey;
         settledAnswer(
-          await ctx.sponsored.send({
-            sender: target.address,
-            deployment: { initialOwner: target.initialOwner, salt: target.salt },
-            calls: changeOwnerCallData(next.address),
-            ownerKey: Buffer.from(key.privateKey),
-            identity: { scope: `user:${wallet.userUuid}`, idempotencyKey: null, requestHash: requestHash("recover", [target.address, next.address]) },
-            budget: { userUuid: wallet.userUuid },
-            answer: { shape: "operation" },
-          }),
+          await ctx.sponsored.send(
+            {
+              sender: target.address,
+              deployment: { initialOwner: target.initialOwner, salt: target.salt },
+              calls: changeOwnerCallData(nextAddress),
+              identity: { scope: `user:${wallet.userUuid}`, idempotencyKey: null, requestHash: requestHash("recover", [target.address, nextAddress]) },
+              budget: { userUuid: wallet.userUuid },
+              answer: { shape: "operation" },
+            },
+            Buffer.from(key.privateKey),
+          ),
         );
       }),
     );
     split = splitKey(next.privateKey, sharePin);
-    const newKeys = { serverShareEnc: sealBytes(split.shareServer, ctx.kek), mnemonic: nextMnemonic };
+    const newKeys = { serverShareEnc: ctx.sealer.seal(split.shareServer, SEALED_RECORD.serverShare(wallet.userUuid)), mnemonic: nextMnemonic };
     await ctx.db.transaction(async (tx) => {
-      await rotateOwner(tx, wallet.userUuid, next.address, newKeys, input.pin_salt.toLowerCase());
+      await rotateOwner(tx, wallet.userUuid, nextAddress, newKeys, input.pin_salt.toLowerCase());
       await clearPendingRotation(tx, wallet.userUuid);
       await clearPinAttempts(tx, wallet.userUuid);
     });
@@ -127,11 +130,6 @@ export async function recover(ctx: ServiceContext, input: PinRecoverInput): Prom
       data: [{ address: wallet.address, mnemonic: sealHex(next.mnemonic, backupKey), key_share_user: split.shareUser.toString("hex") }],
     };
   } finally {
-    wipe(next.privateKey, sharePin, backupKey, split?.shareServer, split?.shareUser, ...unlocked.map((k) => k.privateKey));
+    wipe(next?.privateKey, sharePin, backupKey, split?.shareServer, split?.shareUser, ...[...unlocked.values()].map((k) => k.privateKey));
   }
-}
-
-/** @internal For tests: the wallet's owners on chain. */
-export async function chainOwners(ctx: ServiceContext, wallet: WalletRecord): Promise<[string, string]> {
-  return [await chainOwner(ctx, wallet.address, wallet.initialOwner), await chainOwner(ctx, wallet.contentAddress, wallet.initialOwner)];
 }

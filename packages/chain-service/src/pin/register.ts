@@ -1,8 +1,9 @@
 import { getAddress } from "ethers";
 import type { PinRegisterRequest, PinRegisterResponse } from "@slotgate/protocol";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
-import { deriveBackupKey, sealBytes, sealHex } from "../keys/envelope.js";
+import { deriveBackupKey, sealHex } from "../keys/envelope.js";
+import { SEALED_RECORD } from "../keys/sealed-secrets.js";
 import { type OwnerKey, ownerKeyFromMnemonic } from "../keys/mnemonic.js";
 import { openStoredMnemonic, sealStoredMnemonic } from "../keys/stored-mnemonic.js";
 import { deriveSharePin } from "../keys/share-pin.js";
@@ -41,15 +42,15 @@ export async function registerPin(ctx: ServiceContext, input: PinRegisterRequest
           throw new ChainServiceError("internal_error", "stored mnemonic does not derive its owner");
         }
         held.split = splitKey(owner.privateKey, sharePin);
-        await attachServerShare(tx, wallet.userUuid, sealBytes(held.split.shareServer, ctx.kek), pinSalt);
+        await attachServerShare(tx, wallet.userUuid, ctx.sealer.seal(held.split.shareServer, SEALED_RECORD.serverShare(wallet.userUuid)), pinSalt);
         return wallet.address;
       }
       const fresh = newWalletRecord(ctx, input.user_uuid, pinSalt);
       held.owner = fresh.owner;
       held.split = splitKey(fresh.owner.privateKey, sharePin);
       const inserted = await insertWallet(tx, fresh.record, {
-        serverShareEnc: sealBytes(held.split.shareServer, ctx.kek),
-        mnemonic: await sealStoredMnemonic(ctx, fresh.owner.mnemonic),
+        serverShareEnc: ctx.sealer.seal(held.split.shareServer, SEALED_RECORD.serverShare(input.user_uuid)),
+        mnemonic: await sealStoredMnemonic(ctx, fresh.owner.mnemonic, input.user_uuid, fresh.owner.address),
       });
       if (!inserted) throw new ChainServiceError("wallet_exists");
       return fresh.record.address;

@@ -1,9 +1,10 @@
 import { timingSafeEqual } from "node:crypto";
 import { getAddress } from "ethers";
 import type { PinResetRequest } from "@slotgate/protocol";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
-import { deriveBackupKey, sealBytes, sealHex } from "../keys/envelope.js";
+import { deriveBackupKey, sealHex } from "../keys/envelope.js";
+import { SEALED_RECORD } from "../keys/sealed-secrets.js";
 import { ownerKeyFromMnemonic } from "../keys/mnemonic.js";
 import { deriveSharePin } from "../keys/share-pin.js";
 import { splitKey } from "../keys/split.js";
@@ -53,7 +54,7 @@ export async function resetPin(ctx: ServiceContext, input: PinResetRequest): Pro
       throw new ChainServiceError("mnemonic_mismatch");
     }
     split = splitKey(given.privateKey, sharePin);
-    const serverShareEnc = sealBytes(split.shareServer, ctx.kek);
+    const serverShareEnc = ctx.sealer.seal(split.shareServer, SEALED_RECORD.serverShare(wallet.userUuid));
     await ctx.db.transaction(async (tx) => {
       await updateServerShare(tx, wallet.userUuid, serverShareEnc, input.new_pin_salt.toLowerCase());
       await clearPinAttempts(tx, wallet.userUuid);

@@ -1,7 +1,7 @@
 import { ZeroAddress, getAddress } from "ethers";
 import type { SlotView } from "@slotgate/protocol";
 import { C_SALT, computeWalletAddress, slotSalt } from "@slotgate/contracts";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { findCuidOwner } from "../storage/providers.js";
 import {
@@ -32,7 +32,12 @@ export function registrationIdentity(cuid: string, metaIdx: number): WriteIdenti
 }
 
 /** Enqueues a slot's `buy_slot` inside `tx` (owner: the owner's user wallet; wallet: the slot wallet). */
-async function enqueueRegistration(ctx: ServiceContext, slot: SlotRecord, ownerWallet: string, tx: Parameters<typeof enqueuePlatformWrite>[3]): Promise<WriteRecord> {
+async function enqueueRegistration(
+  ctx: ServiceContext,
+  slot: SlotRecord,
+  ownerWallet: string,
+  tx: Parameters<typeof enqueuePlatformWrite>[3],
+): Promise<WriteRecord> {
   const record = await enqueuePlatformWrite(
     ctx,
     registrationIdentity(slot.cuid, slot.metaIdx),
@@ -54,7 +59,12 @@ async function enqueueRegistration(ctx: ServiceContext, slot: SlotRecord, ownerW
  * user has no active slot of the cuid. The record and its `buy_slot` registration (a durable platform
  * write) are committed together; the registration is not waited for.
  */
-export async function openSlotRecord(ctx: ServiceContext, userUuid: number, cuid: string, metaIdx?: number): Promise<{ slot: SlotRecord; registration: WriteRecord }> {
+export async function openSlotRecord(
+  ctx: ServiceContext,
+  userUuid: number,
+  cuid: string,
+  metaIdx?: number,
+): Promise<{ slot: SlotRecord; registration: WriteRecord }> {
   if ((await findCuidOwner(ctx.db, cuid)) === null) throw new ChainServiceError("provider_not_registered", `no provider has registered cuid ${cuid}`);
   await provisionWallet(ctx, userUuid);
   const opened = await ctx.db.transaction(async (tx) => {
@@ -104,7 +114,10 @@ export async function queueMissingRegistrations(ctx: ServiceContext): Promise<nu
 }
 
 /** @internal What the chain says of a slot: `slot_info` (balances of the recorded wallet while it is not registered). */
-async function chainFacts(ctx: ServiceContext, slot: SlotRecord): Promise<{ owner: string; trCnt: number; balance: bigint; used: bigint; registered: boolean }> {
+async function chainFacts(
+  ctx: ServiceContext,
+  slot: SlotRecord,
+): Promise<{ owner: string; trCnt: number; balance: bigint; used: bigint; registered: boolean }> {
   const info = await ctx.contracts.exchange.slot_info(slot.cuid, BigInt(slot.metaIdx));
   const registered = getAddress(info.owner) !== ZeroAddress;
   if (registered) return { owner: getAddress(info.owner), trCnt: Number(info.trCnt), balance: info.balance, used: info.used, registered };

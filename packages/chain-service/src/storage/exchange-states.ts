@@ -2,10 +2,10 @@ import type { Queryable } from "@slotgate/storage";
 
 /** Reserves the exchange's one-time `state` (its SHA-256) for `fromUuid`; false when it was used before or is in flight. */
 export async function reserveExchangeState(db: Queryable, fromUuid: number, stateHash: string): Promise<boolean> {
-  const rows = await db.query(
-    "INSERT INTO cs_slot_exchange_states (from_uuid, state_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING from_uuid",
-    [fromUuid, stateHash],
-  );
+  const rows = await db.query("INSERT INTO cs_slot_exchange_states (from_uuid, state_hash) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING from_uuid", [
+    fromUuid,
+    stateHash,
+  ]);
   return rows.length === 1;
 }
 

@@ -15,10 +15,10 @@ export const CHAIN_SERVICE_MIGRATIONS: MigrationSet = {
   // "cs_m" in ASCII.
   lockKey: 0x63735f6d,
   migrations: [
-  {
-    version: 1,
-    name: "wallets, keys, pin attempts",
-    sql: `
+    {
+      version: 1,
+      name: "wallets, keys, pin attempts",
+      sql: `
 CREATE TABLE cs_wallets (
   user_uuid        BIGINT PRIMARY KEY,
   account_idx      INTEGER NOT NULL DEFAULT 0,
@@ -53,11 +53,11 @@ CREATE TABLE cs_pending_rotations (
   PRIMARY KEY (user_uuid, new_owner_eoa)
 );
 `,
-  },
-  {
-    version: 2,
-    name: "providers, spend nonces",
-    sql: `
+    },
+    {
+      version: 2,
+      name: "providers, spend nonces",
+      sql: `
 CREATE TABLE cs_providers (
   client_id     TEXT PRIMARY KEY,
   aes_key_enc   TEXT NOT NULL,
@@ -83,17 +83,17 @@ CREATE TABLE cs_slot_last_cuid (
   updated_at  TIMESTAMPTZ NOT NULL DEFAULT now()
 );
 `,
-  },
-  {
-    version: 3,
-    name: "spend nonce expiry index",
-    sql: "CREATE INDEX cs_spend_nonces_accepted ON cs_spend_nonces(accepted_at)",
-  },
-  {
-    version: 4,
-    name: "slot-exchange states",
-    // One-time session state tokens of exchange_token_owner (spec 4.9), accepted once per owner.
-    sql: `
+    },
+    {
+      version: 3,
+      name: "spend nonce expiry index",
+      sql: "CREATE INDEX cs_spend_nonces_accepted ON cs_spend_nonces(accepted_at)",
+    },
+    {
+      version: 4,
+      name: "slot-exchange states",
+      // One-time session state tokens of exchange_token_owner (spec 4.9), accepted once per owner.
+      sql: `
 CREATE TABLE cs_slot_exchange_states (
   from_uuid   BIGINT NOT NULL,
   state_hash  TEXT NOT NULL,
@@ -101,14 +101,14 @@ CREATE TABLE cs_slot_exchange_states (
   created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
   PRIMARY KEY (from_uuid, state_hash)
 )`,
-  },
-  {
-    version: 5,
-    name: "chain cursor, provider registration parameters",
-    // What start-up compares with the chain (docs/decisions/persisted-chain.md): the deployment this
-    // database belongs to and the last block a confirmed write landed in; and what a lost provider
-    // registration needs to be made again.
-    sql: `
+    },
+    {
+      version: 5,
+      name: "chain cursor, provider registration parameters",
+      // What start-up compares with the chain (docs/decisions/persisted-chain.md): the deployment this
+      // database belongs to and the last block a confirmed write landed in; and what a lost provider
+      // registration needs to be made again.
+      sql: `
 CREATE TABLE cs_chain_state (
   id               INTEGER PRIMARY KEY CHECK (id = 1),
   chain_id         TEXT NOT NULL,
@@ -121,14 +121,14 @@ ALTER TABLE cs_provider_cuids ADD COLUMN release_per INTEGER;
 ALTER TABLE cs_provider_cuids ADD COLUMN owner_addr TEXT;
 ALTER TABLE cs_provider_cuids ADD COLUMN release_enabled BOOLEAN NOT NULL DEFAULT FALSE;
 `,
-  },
-  {
-    version: 6,
-    name: "durable chain writes: signers, transactions, writes, wallet nonces, sponsorship usage",
-    // docs/decisions/exactly-once.md: every chain write is an intent recorded with the request; the
-    // instance that holds a signer's lease gives nonces from cs_signers, keeps each signed transaction
-    // before it is sent, and settles the writes from the receipts.
-    sql: `
+    },
+    {
+      version: 6,
+      name: "durable chain writes: signers, transactions, writes, wallet nonces, sponsorship usage",
+      // docs/decisions/exactly-once.md: every chain write is an intent recorded with the request; the
+      // instance that holds a signer's lease gives nonces from cs_signers, keeps each signed transaction
+      // before it is sent, and settles the writes from the receipts.
+      sql: `
 CREATE TABLE cs_signers (
   address       TEXT PRIMARY KEY,
   next_nonce    BIGINT,
@@ -188,38 +188,38 @@ CREATE TABLE cs_sponsorship_usage (
   PRIMARY KEY (scope, day)
 );
 `,
-  },
-  {
-    version: 7,
-    name: "recovery-key sealing of stored mnemonics, PIN-only backups",
-    // docs/security.md: stored mnemonics move from the key-encryption key to the recovery key (the rows
-    // are re-sealed at start-up, where both keys are known: SQL cannot decrypt); wallets registered
-    // before handed out a backup sealed under the PIN alone, re-sealed at their next PIN verification.
-    sql: `
+    },
+    {
+      version: 7,
+      name: "recovery-key sealing of stored mnemonics, PIN-only backups",
+      // docs/security.md: stored mnemonics move from the key-encryption key to the recovery key (the rows
+      // are re-sealed at start-up, where both keys are known: SQL cannot decrypt); wallets registered
+      // before handed out a backup sealed under the PIN alone, re-sealed at their next PIN verification.
+      sql: `
 ALTER TABLE cs_keys ADD COLUMN sealed_with TEXT NOT NULL DEFAULT 'kek' CHECK (sealed_with IN ('kek', 'recovery'));
 ALTER TABLE cs_pending_rotations ADD COLUMN sealed_with TEXT NOT NULL DEFAULT 'kek' CHECK (sealed_with IN ('kek', 'recovery'));
 ALTER TABLE cs_wallets ADD COLUMN backup_pin_only BOOLEAN NOT NULL DEFAULT FALSE;
 UPDATE cs_wallets SET backup_pin_only = TRUE WHERE pin_salt IS NOT NULL;
 `,
-  },
-  {
-    version: 8,
-    name: "provider AES key rotation with an overlap window",
-    // The key and IV before the last rotation still decrypt spend messages until previous_valid_until
-    // (docs/decisions/developer-center.md); sealed under the key-encryption key like the current one.
-    sql: `
+    },
+    {
+      version: 8,
+      name: "provider AES key rotation with an overlap window",
+      // The key and IV before the last rotation still decrypt spend messages until previous_valid_until
+      // (docs/decisions/developer-center.md); sealed under the key-encryption key like the current one.
+      sql: `
 ALTER TABLE cs_providers ADD COLUMN previous_aes_key_enc TEXT;
 ALTER TABLE cs_providers ADD COLUMN previous_aes_iv TEXT;
 ALTER TABLE cs_providers ADD COLUMN previous_valid_until TIMESTAMPTZ;
 ALTER TABLE cs_providers ADD COLUMN key_rotated_at TIMESTAMPTZ;
 `,
-  },
-  {
-    version: 9,
-    name: "spent caller assertions",
-    // docs/decisions/chain-link.md: a caller assertion (recover, user calls over gRPC) is accepted once; its
-    // jti is kept until shortly after it expires, when a later check deletes it.
-    sql: `
+    },
+    {
+      version: 9,
+      name: "spent caller assertions",
+      // docs/decisions/chain-link.md: a caller assertion (recover, user calls over gRPC) is accepted once; its
+      // jti is kept until shortly after it expires, when a later check deletes it.
+      sql: `
 CREATE TABLE cs_caller_assertions (
   jti         TEXT PRIMARY KEY,
   user_uuid   BIGINT NOT NULL,
@@ -228,15 +228,15 @@ CREATE TABLE cs_caller_assertions (
 );
 CREATE INDEX cs_caller_assertions_expiry ON cs_caller_assertions (expires_at);
 `,
-  },
-  {
-    version: 10,
-    name: "slots: one wallet per (cuid, meta_idx), one active slot per user and cuid",
-    // docs/decisions/marketplace.md: a slot is (cuid, meta_idx) with one slot wallet for all its life;
-    // meta_idx is allocated per cuid from cs_slot_counters; the records' owner (user_uuid) follows a sale
-    // when it lands. Existing users' C_SALT wallets that bought content tokens become their first slot
-    // of the cuid they last bought under (active), registered on chain (buy_slot) at the next start.
-    sql: `
+    },
+    {
+      version: 10,
+      name: "slots: one wallet per (cuid, meta_idx), one active slot per user and cuid",
+      // docs/decisions/marketplace.md: a slot is (cuid, meta_idx) with one slot wallet for all its life;
+      // meta_idx is allocated per cuid from cs_slot_counters; the records' owner (user_uuid) follows a sale
+      // when it lands. Existing users' C_SALT wallets that bought content tokens become their first slot
+      // of the cuid they last bought under (active), registered on chain (buy_slot) at the next start.
+      sql: `
 CREATE TABLE cs_slots (
   cuid                 TEXT NOT NULL,
   meta_idx             BIGINT NOT NULL,
@@ -262,7 +262,45 @@ INSERT INTO cs_slots (cuid, meta_idx, wallet, salt, opening_owner, user_uuid, ac
   FROM cs_wallets w JOIN cs_slot_last_cuid l ON l.slot = lower(w.content_address);
 INSERT INTO cs_slot_counters (cuid, next_idx) SELECT cuid, max(meta_idx) + 1 FROM cs_slots GROUP BY cuid;
 `,
-  },
+    },
+    {
+      version: 12,
+      name: "settled-write purge index, provider key shown once",
+      // docs/decisions/exactly-once.md: settled writes are deleted once their retention has passed (the
+      // index finds them without reading pending ones). docs/decisions/developer-center.md: a provider's
+      // first key is shown once, by the first answer of its issuing registration; keys of providers that
+      // exist now count as shown, unless their issuing registration is still in flight.
+      sql: `
+CREATE INDEX cs_writes_settled ON cs_writes (updated_at) WHERE status IN ('confirmed', 'failed');
+ALTER TABLE cs_providers ADD COLUMN key_shown_at TIMESTAMPTZ;
+UPDATE cs_providers p SET key_shown_at = now()
+  WHERE NOT EXISTS (SELECT 1 FROM cs_writes w WHERE w.scope = 'client:' || p.client_id AND w.status IN ('pending', 'submitted') AND w.payload->'answer'->>'kind' = 'provider');
+`,
+    },
+    {
+      version: 13,
+      name: "chain rebuild: each landed transaction's place and outcome, the writes a rebuild could not restore",
+      // docs/decisions/chain-rebuild.md: a chain that lost blocks the database recorded gets the kept signed
+      // transactions again, in their order (block, index in it), and each receipt is compared with the
+      // outcome recorded when it first landed (status and events, see chain/receipt-outcome.ts). What cannot
+      // be rebuilt is kept here, by write id, never silently dropped.
+      sql: `
+ALTER TABLE cs_transactions ADD COLUMN tx_index INTEGER;
+ALTER TABLE cs_transactions ADD COLUMN outcome TEXT;
+CREATE INDEX cs_transactions_landed ON cs_transactions (block_number) WHERE status IN ('mined', 'reverted');
+CREATE TABLE cs_chain_losses (
+  id           BIGSERIAL PRIMARY KEY,
+  write_id     BIGINT,
+  tx_signer    TEXT NOT NULL,
+  tx_nonce     BIGINT,
+  tx_hash      TEXT NOT NULL,
+  reason       TEXT NOT NULL CHECK (reason IN ('refused', 'outcome_changed', 'not_mined', 'nonce_gap', 'external_bundler')),
+  message      TEXT NOT NULL,
+  recorded_at  TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+CREATE INDEX cs_chain_losses_write ON cs_chain_losses (write_id);
+`,
+    },
   ],
 };
 
@@ -272,7 +310,7 @@ INSERT INTO cs_slot_counters (cuid, next_idx) SELECT cuid, max(meta_idx) + 1 FRO
  *
  * @example
  * ```ts
- * await migrateChainService(db); // [1, 2, ..., 10] on a fresh database
+ * await migrateChainService(db); // [1, 2, ..., 10, 12, 13] on a fresh database
  * ```
  */
 export function migrateChainService(db: Database): Promise<number[]> {

@@ -8,29 +8,8 @@ export interface PinLockoutPolicy {
   lockSeconds: number;
 }
 
-/** State of a user's PIN attempts. */
-export interface PinAttemptState {
-  failures: number;
-  /** When the current lock ends, or null when not locked. */
-  lockedUntil: Date | null;
-}
-
-/** Reads the attempt state; `now` decides whether a past lock still counts. */
-export async function readPinAttempts(db: Queryable, userUuid: number, now: Date): Promise<PinAttemptState> {
-  const rows = await db.query<{ failures: number; locked_until: Date | string | null }>(
-    "SELECT failures, locked_until FROM cs_pin_attempts WHERE user_uuid = $1",
-    [userUuid],
-  );
-  const row = rows[0];
-  if (!row) return { failures: 0, lockedUntil: null };
-  const lockedUntil = row.locked_until === null ? null : new Date(row.locked_until);
-  return { failures: Number(row.failures), lockedUntil: lockedUntil && lockedUntil > now ? lockedUntil : null };
-}
-
 /** Outcome of {@link reservePinAttempt}. */
-export type PinAttemptReservation =
-  | { allowed: true; remaining: number }
-  | { allowed: false; lockedUntil: Date };
+export type PinAttemptReservation = { allowed: true; remaining: number } | { allowed: false; lockedUntil: Date };
 
 /**
  * Reserves one PIN attempt before the PIN is checked: the attempt counts as a failure until a correct
@@ -38,12 +17,7 @@ export type PinAttemptReservation =
  * guesses to `maxFailures` per lock window even when many requests arrive at once. The attempt that
  * reaches the limit starts the lock; the ones after it are refused without checking the PIN.
  */
-export async function reservePinAttempt(
-  db: Database,
-  userUuid: number,
-  now: Date,
-  policy: PinLockoutPolicy,
-): Promise<PinAttemptReservation> {
+export async function reservePinAttempt(db: Database, userUuid: number, now: Date, policy: PinLockoutPolicy): Promise<PinAttemptReservation> {
   return db.transaction(async (tx) => {
     await tx.query("INSERT INTO cs_pin_attempts (user_uuid, failures) VALUES ($1, 0) ON CONFLICT (user_uuid) DO NOTHING", [userUuid]);
     const rows = await tx.query<{ failures: number; locked_until: Date | string | null }>(
@@ -57,12 +31,7 @@ export async function reservePinAttempt(
     if (lockedUntil && lockedUntil <= now) failures = 0;
     failures += 1;
     const lockFrom = failures >= policy.maxFailures ? new Date(now.getTime() + policy.lockSeconds * 1000) : null;
-    await tx.query("UPDATE cs_pin_attempts SET failures = $2, locked_until = $3, updated_at = $4 WHERE user_uuid = $1", [
-      userUuid,
-      failures,
-      lockFrom,
-      now,
-    ]);
+    await tx.query("UPDATE cs_pin_attempts SET failures = $2, locked_until = $3, updated_at = $4 WHERE user_uuid = $1", [userUuid, failures, lockFrom, now]);
     return { allowed: true, remaining: Math.max(0, policy.maxFailures - failures) };
   });
 }

@@ -3,7 +3,7 @@ import type { Queryable } from "@slotgate/storage";
 /** A provider (client application) with its spend-call key. */
 export interface ProviderRecord {
   clientId: string;
-  /** hex(iv ‖ AES-256-CTR(aes_key)) under the key-encryption key. */
+  /** The AES key sealed under the key-encryption key (`SecretSealer`, bound to the client and the IV). */
   aesKeyEnc: string;
   /** The provider's AES-256-CTR IV, hex (not secret on its own). */
   aesIv: string;
@@ -13,6 +13,8 @@ export interface ProviderRecord {
   previous?: { aesKeyEnc: string; aesIv: string; validUntil: Date } | null;
   /** When the key was last rotated (null: never). */
   keyRotatedAt?: Date | null;
+  /** When the first registration's answer showed the key (null: not yet; it is shown once). */
+  keyShownAt?: Date | null;
 }
 
 interface ProviderRow {
@@ -24,6 +26,7 @@ interface ProviderRow {
   previous_aes_iv?: string | null;
   previous_valid_until?: Date | string | null;
   key_rotated_at?: Date | string | null;
+  key_shown_at?: Date | string | null;
 }
 
 const toProvider = (row: ProviderRow): ProviderRecord => ({
@@ -36,13 +39,11 @@ const toProvider = (row: ProviderRow): ProviderRecord => ({
       ? { aesKeyEnc: row.previous_aes_key_enc, aesIv: row.previous_aes_iv, validUntil: new Date(row.previous_valid_until) }
       : null,
   keyRotatedAt: row.key_rotated_at ? new Date(row.key_rotated_at) : null,
+  keyShownAt: row.key_shown_at ? new Date(row.key_shown_at) : null,
 });
 
 /** Inserts a provider unless it exists; answers the stored record and whether it was created now. */
-export async function ensureProvider(
-  db: Queryable,
-  record: ProviderRecord,
-): Promise<{ provider: ProviderRecord; created: boolean }> {
+export async function ensureProvider(db: Queryable, record: ProviderRecord): Promise<{ provider: ProviderRecord; created: boolean }> {
   const inserted = await db.query<ProviderRow>(
     `INSERT INTO cs_providers (client_id, aes_key_enc, aes_iv, replay_protection) VALUES ($1, $2, $3, $4)
      ON CONFLICT (client_id) DO NOTHING RETURNING *`,
@@ -60,12 +61,22 @@ export async function findProvider(db: Queryable, clientId: string): Promise<Pro
   return rows[0] ? toProvider(rows[0]) : null;
 }
 
+/**
+ * Claims the showing of a provider's first key: true the first time only, and only while the record
+ * still holds `aesKeyEnc`, the key its first registration issued (never rotated). One statement, so two
+ * instances answering at once cannot both show it, nor a rotation slip in between.
+ */
+export async function claimIssuedKey(db: Queryable, clientId: string, aesKeyEnc: string): Promise<boolean> {
+  const rows = await db.query(
+    "UPDATE cs_providers SET key_shown_at = now() WHERE client_id = $1 AND key_shown_at IS NULL AND key_rotated_at IS NULL AND aes_key_enc = $2 RETURNING client_id",
+    [clientId, aesKeyEnc],
+  );
+  return rows.length === 1;
+}
+
 /** Switches the opt-in replay protection of a provider. */
 export async function setReplayProtection(db: Queryable, clientId: string, enabled: boolean): Promise<boolean> {
-  const rows = await db.query("UPDATE cs_providers SET replay_protection = $2 WHERE client_id = $1 RETURNING client_id", [
-    clientId,
-    enabled,
-  ]);
+  const rows = await db.query("UPDATE cs_providers SET replay_protection = $2 WHERE client_id = $1 RETURNING client_id", [clientId, enabled]);
   return rows.length > 0;
 }
 
@@ -91,7 +102,6 @@ export async function replaceProviderKey(
   return rows.length > 0;
 }
 
-
 /** A cuid registration as recorded: enough to make it again on a chain that lost it. */
 export interface CuidRecord {
   cuid: string;
@@ -114,7 +124,14 @@ export async function insertCuid(db: Queryable, record: Omit<CuidRecord, "releas
 
 /** Every cuid registration (or those of one client), oldest first. */
 export async function listCuids(db: Queryable, clientId?: string): Promise<CuidRecord[]> {
-  const rows = await db.query<{ cuid: string; client_id: string; tx_hash: string; release_per: number | null; owner_addr: string | null; release_enabled: boolean }>(
+  const rows = await db.query<{
+    cuid: string;
+    client_id: string;
+    tx_hash: string;
+    release_per: number | null;
+    owner_addr: string | null;
+    release_enabled: boolean;
+  }>(
     `SELECT cuid, client_id, tx_hash, release_per, owner_addr, release_enabled FROM cs_provider_cuids
      ${clientId === undefined ? "" : "WHERE client_id = $1"} ORDER BY created_at, cuid`,
     clientId === undefined ? [] : [clientId],
@@ -159,20 +176,15 @@ export async function findCuidOwner(db: Queryable, cuid: string): Promise<string
  * The client's nonces older than `forgetBefore` are deleted first (only for a provider with replay
  * protection, whose messages always carry a `ts`: one that old is refused as stale anyway).
  */
-export async function acceptSpendNonce(
-  db: Queryable,
-  clientId: string,
-  nonce: string,
-  now: Date = new Date(),
-  forgetBefore?: Date,
-): Promise<boolean> {
+export async function acceptSpendNonce(db: Queryable, clientId: string, nonce: string, now: Date = new Date(), forgetBefore?: Date): Promise<boolean> {
   if (forgetBefore !== undefined) {
     await db.query("DELETE FROM cs_spend_nonces WHERE client_id = $1 AND accepted_at < $2", [clientId, forgetBefore]);
   }
-  const rows = await db.query(
-    "INSERT INTO cs_spend_nonces (client_id, nonce, accepted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce",
-    [clientId, nonce, now],
-  );
+  const rows = await db.query("INSERT INTO cs_spend_nonces (client_id, nonce, accepted_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING RETURNING nonce", [
+    clientId,
+    nonce,
+    now,
+  ]);
   return rows.length > 0;
 }
 

@@ -11,6 +11,17 @@ export interface TransactionRecord {
   createdAt: Date;
 }
 
+/** A transaction that landed, where, and what it did ({@link settleTransaction}). */
+export interface LandedTransactionRecord extends TransactionRecord {
+  status: "mined" | "reverted";
+  blockNumber: number;
+  blockHash: string;
+  /** Its index in the block (null: settled before the rebuild kept it). */
+  txIndex: number | null;
+  /** `receiptOutcome` of its receipt (null: settled before the rebuild kept it). */
+  outcome: string | null;
+}
+
 interface TransactionRow {
   signer: string;
   nonce: string | number;
@@ -19,6 +30,10 @@ interface TransactionRow {
   status: TransactionRecord["status"];
   sent_at: Date | string | null;
   created_at: Date | string;
+  block_number?: string | number | null;
+  block_hash?: string | null;
+  tx_index?: number | null;
+  outcome?: string | null;
 }
 
 const toTransaction = (row: TransactionRow): TransactionRecord => ({
@@ -29,6 +44,15 @@ const toTransaction = (row: TransactionRow): TransactionRecord => ({
   status: row.status,
   sentAt: row.sent_at === null ? null : new Date(row.sent_at),
   createdAt: new Date(row.created_at),
+});
+
+const toLanded = (row: TransactionRow): LandedTransactionRecord => ({
+  ...toTransaction(row),
+  status: row.status as LandedTransactionRecord["status"],
+  blockNumber: Number(row.block_number),
+  blockHash: String(row.block_hash),
+  txIndex: row.tx_index ?? null,
+  outcome: row.outcome ?? null,
 });
 
 /**
@@ -88,18 +112,105 @@ export async function openTransactions(db: Queryable, signer: string): Promise<T
   return rows.map(toTransaction);
 }
 
+/** Where a transaction landed and what it did. */
+export interface TransactionPlace {
+  status: "mined" | "reverted";
+  blockNumber: number;
+  blockHash: string;
+  /** Its index in the block. */
+  txIndex: number;
+  gasUsed: bigint;
+  /** `receiptOutcome` of its receipt. */
+  outcome: string;
+}
+
 /** Settles a transaction with what the chain says of it. */
-export async function settleTransaction(
-  db: Queryable,
-  signer: string,
-  nonce: bigint,
-  outcome: { status: "mined" | "reverted" | "replaced"; blockNumber?: number; blockHash?: string; gasUsed?: bigint },
-): Promise<void> {
+export async function settleTransaction(db: Queryable, signer: string, nonce: bigint, outcome: TransactionPlace | { status: "replaced" }): Promise<void> {
+  const place = outcome.status === "replaced" ? null : outcome;
   await db.query(
-    `UPDATE cs_transactions SET status = $3, block_number = $4, block_hash = $5, gas_used = $6, settled_at = now()
+    `UPDATE cs_transactions SET status = $3, block_number = $4, block_hash = $5, gas_used = $6, tx_index = $7, outcome = $8, settled_at = now()
      WHERE signer = $1 AND nonce = $2 AND status = 'signed'`,
-    [signer, nonce.toString(), outcome.status, outcome.blockNumber ?? null, outcome.blockHash ?? null, outcome.gasUsed?.toString() ?? null],
+    [
+      signer,
+      nonce.toString(),
+      outcome.status,
+      place?.blockNumber ?? null,
+      place?.blockHash ?? null,
+      place?.gasUsed.toString() ?? null,
+      place?.txIndex ?? null,
+      place?.outcome ?? null,
+    ],
   );
+}
+
+/**
+ * The last block a kept transaction of this service landed in (by number), or null before the first.
+ */
+export async function lastLandedBlock(db: Queryable): Promise<{ blockNumber: number; blockHash: string } | null> {
+  const rows = await db.query<{ block_number: string | number; block_hash: string }>(
+    "SELECT block_number, block_hash FROM cs_transactions WHERE status IN ('mined', 'reverted') ORDER BY block_number DESC LIMIT 1",
+  );
+  return rows[0] ? { blockNumber: Number(rows[0].block_number), blockHash: rows[0].block_hash } : null;
+}
+
+/** Every block the kept transactions landed in, lowest first (the rebuild looks for the first one the chain lost). */
+export async function landedBlocks(db: Queryable): Promise<Array<{ blockNumber: number; blockHash: string }>> {
+  const rows = await db.query<{ block_number: string | number; block_hash: string }>(
+    "SELECT DISTINCT block_number, block_hash FROM cs_transactions WHERE status IN ('mined', 'reverted') ORDER BY block_number",
+  );
+  return rows.map((row) => ({ blockNumber: Number(row.block_number), blockHash: row.block_hash }));
+}
+
+/**
+ * The kept transactions that landed in block `fromBlock` or later, in the order they landed: block,
+ * then index in the block (transactions settled before the index was kept: by when they were signed).
+ */
+export async function landedSince(db: Queryable, fromBlock: number): Promise<LandedTransactionRecord[]> {
+  const rows = await db.query<TransactionRow>(
+    `SELECT * FROM cs_transactions WHERE status IN ('mined', 'reverted') AND block_number >= $1
+     ORDER BY block_number, tx_index NULLS LAST, created_at, signer, nonce`,
+    [fromBlock],
+  );
+  return rows.map(toLanded);
+}
+
+/** A landed transaction's new place after the chain lost its block and it was sent again (or the chain's word when it was not). */
+export async function relandTransaction(db: Queryable, signer: string, nonce: bigint, place: TransactionPlace | { status: "replaced" }): Promise<void> {
+  const landed = place.status === "replaced" ? null : place;
+  await db.query(
+    `UPDATE cs_transactions SET status = $3, block_number = $4, block_hash = $5, gas_used = $6, tx_index = $7, outcome = COALESCE($8, outcome), settled_at = now()
+     WHERE signer = $1 AND nonce = $2`,
+    [
+      signer,
+      nonce.toString(),
+      place.status,
+      landed?.blockNumber ?? null,
+      landed?.blockHash ?? null,
+      landed?.gasUsed.toString() ?? null,
+      landed?.txIndex ?? null,
+      landed?.outcome ?? null,
+    ],
+  );
+}
+
+/**
+ * After a signer's transaction could not be sent again (the chain lost it and refused it): its later
+ * transactions can never land (their nonces follow a gap), so those not settled are given up
+ * (`replaced`) and their writes go back in the queue, and the signer's next nonce is read from the
+ * chain again. Answers the writes put back.
+ */
+export async function abandonOpenTransactions(db: Database, signer: string): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{ id: string | number }>(
+      `UPDATE cs_writes SET status = 'pending', tx_signer = NULL, tx_nonce = NULL, updated_at = now()
+       WHERE status = 'submitted' AND tx_signer = $1 AND tx_nonce IN (SELECT nonce FROM cs_transactions WHERE signer = $1 AND status = 'signed')
+       RETURNING id`,
+      [signer],
+    );
+    await tx.query("UPDATE cs_transactions SET status = 'replaced', settled_at = now() WHERE signer = $1 AND status = 'signed'", [signer]);
+    await tx.query("UPDATE cs_signers SET next_nonce = NULL, updated_at = now() WHERE address = $1", [signer]);
+    return rows.map((row) => String(row.id));
+  });
 }
 
 /** Every nonce a signer used, in order (tests prove none was skipped nor reused). */
@@ -108,17 +219,10 @@ export async function transactionNonces(db: Database, signer: string): Promise<b
   return rows.map((row) => BigInt(row.nonce));
 }
 
-/**
- * After the chain lost blocks: every signer's and wallet's nonce is read from the chain again, the
- * kept transactions are forgotten (the chain reuses their nonces), and the writes not settled go back
- * in the queue.
- */
-export async function forgetChainPosition(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("UPDATE cs_writes SET status = 'pending', tx_signer = NULL, tx_nonce = NULL, updated_at = now() WHERE status = 'submitted'");
-    await tx.query("UPDATE cs_writes SET tx_signer = NULL, tx_nonce = NULL WHERE tx_nonce IS NOT NULL");
-    await tx.query("DELETE FROM cs_transactions");
-    await tx.query("UPDATE cs_signers SET next_nonce = NULL, updated_at = now()");
-    await tx.query("DELETE FROM cs_wallet_nonces");
-  });
+/** A landed transaction sent again that has not landed yet: open again, its signer's writer settles it when it does. */
+export async function reopenTransaction(db: Queryable, signer: string, nonce: bigint): Promise<void> {
+  await db.query(
+    "UPDATE cs_transactions SET status = 'signed', block_number = NULL, block_hash = NULL, tx_index = NULL, sent_at = now() WHERE signer = $1 AND nonce = $2",
+    [signer, nonce.toString()],
+  );
 }

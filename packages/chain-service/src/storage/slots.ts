@@ -109,7 +109,11 @@ export async function findActiveSlot(db: Queryable, userUuid: number, cuid: stri
  * transaction (run it in one). False when the user does not own that slot.
  */
 export async function activate(db: Queryable, userUuid: number, cuid: string, metaIdx: number): Promise<boolean> {
-  await db.query("UPDATE cs_slots SET active = FALSE, updated_at = now() WHERE user_uuid = $1 AND cuid = $2 AND active AND meta_idx <> $3", [userUuid, cuid, metaIdx]);
+  await db.query("UPDATE cs_slots SET active = FALSE, updated_at = now() WHERE user_uuid = $1 AND cuid = $2 AND active AND meta_idx <> $3", [
+    userUuid,
+    cuid,
+    metaIdx,
+  ]);
   const rows = await db.query("UPDATE cs_slots SET active = TRUE, updated_at = now() WHERE user_uuid = $1 AND cuid = $2 AND meta_idx = $3 RETURNING cuid", [
     userUuid,
     cuid,

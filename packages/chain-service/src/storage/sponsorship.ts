@@ -26,7 +26,11 @@ export async function reserveSponsorship(tx: Queryable, budgets: readonly Sponso
     if (BigInt(rows[0]?.wei ?? "0") + wei > budget.limitWei) return budget;
   }
   for (const budget of budgets) {
-    await tx.query("UPDATE cs_sponsorship_usage SET wei = wei + $3, operations = operations + 1 WHERE scope = $1 AND day = $2", [budget.scope, day, wei.toString()]);
+    await tx.query("UPDATE cs_sponsorship_usage SET wei = wei + $3, operations = operations + 1 WHERE scope = $1 AND day = $2", [
+      budget.scope,
+      day,
+      wei.toString(),
+    ]);
   }
   return null;
 }

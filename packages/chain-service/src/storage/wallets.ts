@@ -29,9 +29,9 @@ export interface WalletRecord {
 
 /** The two `Key` records of a user: `b_key` (server share) and `_MN` (encrypted mnemonic), both sealed. */
 export interface KeyRecords {
-  /** hex(iv ‖ AES-256-CTR(share_server)) under the key-encryption key; null before the PIN is registered. */
+  /** The server share sealed under the key-encryption key (`SecretSealer`, bound to the user); null before the PIN is registered. */
   serverShareEnc: string | null;
-  /** The mnemonic, sealed under the recovery vault (or, before start-up re-sealed it, the key-encryption key). */
+  /** The mnemonic, sealed under the recovery vault for the user and its current owner EOA. */
   mnemonic: StoredMnemonic;
 }
 
@@ -83,11 +83,7 @@ export async function insertWallet(
     keys.mnemonic.sealedWith,
   ]);
   if (keys.serverShareEnc !== null) {
-    await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [
-      shareKeyId(wallet.userUuid),
-      wallet.userUuid,
-      keys.serverShareEnc,
-    ]);
+    await db.query("INSERT INTO cs_keys (key_id, user_uuid, b_key) VALUES ($1, $2, $3)", [shareKeyId(wallet.userUuid), wallet.userUuid, keys.serverShareEnc]);
   }
   return true;
 }
@@ -100,31 +96,21 @@ export async function attachServerShare(db: Queryable, userUuid: number, serverS
 
 /** The wallet of a user, or null. `forUpdate` locks the row until the transaction ends. */
 export async function findWallet(db: Queryable, userUuid: number, forUpdate = false): Promise<WalletRecord | null> {
-  const rows = await db.query<WalletRow>(
-    `SELECT * FROM cs_wallets WHERE user_uuid = $1${forUpdate ? " FOR UPDATE" : ""}`,
-    [userUuid],
-  );
+  const rows = await db.query<WalletRow>(`SELECT * FROM cs_wallets WHERE user_uuid = $1${forUpdate ? " FOR UPDATE" : ""}`, [userUuid]);
   return rows[0] ? toWallet(rows[0]) : null;
 }
 
-/** The wallet whose user or slot address is `address` (any case), or null. */
-export async function findWalletByAddress(db: Queryable, address: string): Promise<WalletRecord | null> {
-  const rows = await db.query<WalletRow>(
-    "SELECT * FROM cs_wallets WHERE lower(address) = lower($1) OR lower(content_address) = lower($1)",
-    [address],
-  );
-  return rows[0] ? toWallet(rows[0]) : null;
-}
-
-/** The two sealed key records of a user, or null. */
+/** The two sealed key records of a user, or null. The mnemonic's record names the wallet's current owner EOA. */
 export async function findKeys(db: Queryable, userUuid: number): Promise<KeyRecords | null> {
-  const rows = await db.query<{ key_id: string; b_key: string; sealed_with: StoredMnemonic["sealedWith"] }>(
-    "SELECT key_id, b_key, sealed_with FROM cs_keys WHERE user_uuid = $1",
+  const rows = await db.query<{ key_id: string; b_key: string; sealed_with: StoredMnemonic["sealedWith"]; owner_eoa: string }>(
+    "SELECT k.key_id, k.b_key, k.sealed_with, w.owner_eoa FROM cs_keys k JOIN cs_wallets w ON w.user_uuid = k.user_uuid WHERE k.user_uuid = $1",
     [userUuid],
   );
   const share = rows.find((r) => r.key_id === shareKeyId(userUuid));
   const mnemonic = rows.find((r) => r.key_id === mnemonicKeyId(userUuid));
-  return mnemonic ? { serverShareEnc: share?.b_key ?? null, mnemonic: { sealed: mnemonic.b_key, sealedWith: mnemonic.sealed_with } } : null;
+  return mnemonic
+    ? { serverShareEnc: share?.b_key ?? null, mnemonic: { sealed: mnemonic.b_key, sealedWith: mnemonic.sealed_with, userUuid, owner: mnemonic.owner_eoa } }
+    : null;
 }
 
 /** Replaces the server share (PIN reset); the client got a backup under the new shares. */
@@ -172,10 +158,12 @@ export interface PendingRotation {
  * still be owned by one of them.
  */
 export async function savePendingRotation(db: Queryable, userUuid: number, rotation: PendingRotation): Promise<void> {
-  await db.query(
-    "INSERT INTO cs_pending_rotations (user_uuid, new_owner_eoa, mnemonic_enc, sealed_with) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-    [userUuid, rotation.newOwnerEoa, rotation.mnemonic.sealed, rotation.mnemonic.sealedWith],
-  );
+  await db.query("INSERT INTO cs_pending_rotations (user_uuid, new_owner_eoa, mnemonic_enc, sealed_with) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING", [
+    userUuid,
+    rotation.newOwnerEoa,
+    rotation.mnemonic.sealed,
+    rotation.mnemonic.sealedWith,
+  ]);
 }
 
 /** The pending rotations of a user, oldest first. */
@@ -184,7 +172,10 @@ export async function findPendingRotations(db: Queryable, userUuid: number): Pro
     "SELECT new_owner_eoa, mnemonic_enc, sealed_with FROM cs_pending_rotations WHERE user_uuid = $1 ORDER BY created_at",
     [userUuid],
   );
-  return rows.map((row) => ({ newOwnerEoa: row.new_owner_eoa, mnemonic: { sealed: row.mnemonic_enc, sealedWith: row.sealed_with } }));
+  return rows.map((row) => ({
+    newOwnerEoa: row.new_owner_eoa,
+    mnemonic: { sealed: row.mnemonic_enc, sealedWith: row.sealed_with, userUuid, owner: row.new_owner_eoa },
+  }));
 }
 
 /** Deletes every pending rotation of a user. */

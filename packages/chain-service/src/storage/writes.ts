@@ -94,7 +94,16 @@ export async function insertWrite(db: Queryable, write: NewWrite): Promise<{ rec
     `INSERT INTO cs_writes (kind, signer, scope, idempotency_key, request_hash, payload, status, valid_until, request_id)
      VALUES ($1, $2, $3, $4, $5, $6, 'pending', $7, $8)
      ON CONFLICT (scope, idempotency_key) WHERE idempotency_key IS NOT NULL DO NOTHING RETURNING *`,
-    [write.kind, write.signer, write.scope, write.idempotencyKey, write.requestHash, JSON.stringify(write.payload), write.validUntil ?? null, write.requestId ?? null],
+    [
+      write.kind,
+      write.signer,
+      write.scope,
+      write.idempotencyKey,
+      write.requestHash,
+      JSON.stringify(write.payload),
+      write.validUntil ?? null,
+      write.requestId ?? null,
+    ],
   );
   if (rows[0]) return { record: toRecord(rows[0]), created: true };
   const existing = write.idempotencyKey === null ? null : await findWriteByKey(db, write.scope, write.idempotencyKey);
@@ -189,15 +198,46 @@ export async function requeueWrites(db: Queryable, ids: readonly string[], solo:
   );
 }
 
-/** Forgets idempotency keys older than `before` (the writes stay as history). */
-export async function forgetIdempotencyKeys(db: Queryable, before: Date): Promise<void> {
-  await db.query("UPDATE cs_writes SET idempotency_key = NULL WHERE idempotency_key IS NOT NULL AND created_at < $1", [before]);
+/**
+ * Deletes the writes that settled (confirmed or failed) before `before`, with their idempotency keys
+ * and answers, `batchSize` rows per statement until none is left; answers how many it deleted. A
+ * pending or submitted write is never deleted (settled is final: nothing turns a settled write back),
+ * nor a platform write that carries a key of its own (a slot's `buy_slot` registration, which its
+ * slot looks up for as long as the slot exists). Several instances may run it at once: each takes
+ * rows no other statement holds (`FOR UPDATE SKIP LOCKED`), so each row is deleted once.
+ */
+export async function purgeSettledWrites(db: Queryable, before: Date, batchSize = 500): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const rows = await db.query(
+      `DELETE FROM cs_writes WHERE id IN (
+         SELECT id FROM cs_writes
+         WHERE status IN ('confirmed', 'failed') AND updated_at < $1 AND NOT (scope = 'platform' AND idempotency_key IS NOT NULL)
+         ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED
+       ) AND status IN ('confirmed', 'failed') RETURNING id`,
+      [before, batchSize],
+    );
+    total += rows.length;
+    if (rows.length < batchSize) return total;
+  }
 }
 
-/** Counts writes by status (metrics and tests). */
+/** Counts writes by status, every status present (the `writes` of `metrics()`). */
 export async function countWrites(db: Queryable): Promise<Record<WriteStatus, number>> {
   const rows = await db.query<{ status: WriteStatus; n: string }>("SELECT status, count(*) AS n FROM cs_writes GROUP BY status");
   const counts: Record<WriteStatus, number> = { pending: 0, submitted: 0, confirmed: 0, failed: 0 };
   for (const row of rows) counts[row.status] = Number(row.n);
   return counts;
+}
+
+/**
+ * The user operations an external bundler landed (confirmed, carried by no transaction of this service)
+ * that settled at or after `since`: a chain rebuild cannot send them again and checks they are still there.
+ */
+export async function confirmedHandedOverSince(db: Queryable, bundlerId: string, since: Date): Promise<WriteRecord[]> {
+  const rows = await db.query<WriteRow>(
+    "SELECT * FROM cs_writes WHERE status = 'confirmed' AND kind = 'user_operation' AND tx_signer = $1 AND tx_nonce IS NULL AND updated_at >= $2 ORDER BY id",
+    [bundlerId, since],
+  );
+  return rows.map(toRecord);
 }

@@ -1,6 +1,6 @@
 import { getAddress } from "ethers";
 import { connectAccount } from "@slotgate/contracts";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 
 /**
  * @internal The owner EOA a wallet answers to on chain: `owner()` once deployed, else the owner its

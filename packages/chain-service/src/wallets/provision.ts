@@ -1,5 +1,5 @@
 import { computeWalletAddresses } from "@slotgate/contracts";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import { ChainServiceError } from "../errors.js";
 import { type OwnerKey, generateOwnerKey } from "../keys/mnemonic.js";
 import { sealStoredMnemonic } from "../keys/stored-mnemonic.js";
@@ -40,7 +40,7 @@ export async function provisionWallet(ctx: ServiceContext, userUuid: number): Pr
   if (existing) return existing;
   const { owner, record } = newWalletRecord(ctx, userUuid, null);
   try {
-    const mnemonic = await sealStoredMnemonic(ctx, owner.mnemonic);
+    const mnemonic = await sealStoredMnemonic(ctx, owner.mnemonic, userUuid, owner.address);
     await ctx.db.transaction((tx) => insertWallet(tx, record, { serverShareEnc: null, mnemonic }));
   } finally {
     wipe(owner.privateKey);

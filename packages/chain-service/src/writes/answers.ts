@@ -10,7 +10,7 @@ export type CallAnswer =
   | { kind: "purchase" }
   /** `release_used_balance`: the `UsedBalanceReleased` event (0 when nothing was due). */
   | { kind: "release" }
-  /** `init_permission_provider`: `{ success, tx_hash }`, plus the client's key when this registration issued it. */
+  /** `init_permission_provider`: `{ success, tx_hash, key_issued }`, plus the client's key the first time the registration that issued it is answered. */
   | { kind: "provider"; client_id: string; issues_key: boolean };
 
 /** The facts of a landed transaction an answer is built from. */
@@ -51,7 +51,9 @@ export function spendAnswers(contracts: SlotgateContracts, spends: readonly Spen
     .map((parsed) => ({ args: parsed!.args, used: false }));
   return spends.map((spend) => {
     const slot = getAddress(spend.slot);
-    const event = events.find((e) => !e.used && getAddress(String(e.args.slot)) === slot && e.args.cuid === spend.cuid && BigInt(e.args.amount).toString() === spend.amount);
+    const event = events.find(
+      (e) => !e.used && getAddress(String(e.args.slot)) === slot && e.args.cuid === spend.cuid && BigInt(e.args.amount).toString() === spend.amount,
+    );
     if (!event) return null;
     event.used = true;
     return {
@@ -92,14 +94,14 @@ export function callAnswer(contracts: SlotgateContracts, answer: CallAnswer, lan
       return { success: true, released_amount: args ? BigInt(args.releasedAmount).toString() : "0", tx_hash: landed.hash };
     }
     case "provider":
-      return { success: true, tx_hash: landed.hash, ...(answer.issues_key ? { [ANSWER_SECRET_FIELD]: answer.client_id } : {}) };
+      return { success: true, tx_hash: landed.hash, key_issued: answer.issues_key, ...(answer.issues_key ? { [ANSWER_SECRET_FIELD]: answer.client_id } : {}) };
   }
 }
 
 /**
  * @internal A stored answer that shows a secret when it is answered names it here instead of holding
- * it: `init_permission_provider`'s first registration keeps the client id whose AES key and IV the
- * answer shows (read and opened from the provider record each time it is answered).
+ * it: `init_permission_provider`'s first registration keeps the client id whose AES key and IV its
+ * first answer shows (claimed and opened from the provider record, once: see `presentAnswer`).
  */
 export const ANSWER_SECRET_FIELD = "issues_key_of";
 

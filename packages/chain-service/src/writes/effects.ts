@@ -43,7 +43,13 @@ async function apply(tx: Queryable, effect: WriteEffect, txHash: string | null):
     case "remember_slot_cuid":
       return rememberSlotCuid(tx, effect.slot, effect.cuid);
     case "insert_cuid":
-      return insertCuid(tx, { cuid: effect.cuid, clientId: effect.client_id, txHash: txHash ?? "", releasePer: effect.release_per, ownerAddr: effect.owner_addr });
+      return insertCuid(tx, {
+        cuid: effect.cuid,
+        clientId: effect.client_id,
+        txHash: txHash ?? "",
+        releasePer: effect.release_per,
+        ownerAddr: effect.owner_addr,
+      });
     case "release_enabled":
       return updateCuid(tx, effect.cuid, { releaseEnabled: effect.enabled });
     case "move_slot":

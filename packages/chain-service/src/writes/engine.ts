@@ -63,7 +63,26 @@ function canonical(value: unknown): string {
  * ```
  */
 export function requestHash(method: string, args: readonly unknown[]): string {
-  return createHash("sha256").update(canonical([method, ...args])).digest("hex");
+  return createHash("sha256")
+    .update(canonical([method, ...args]))
+    .digest("hex");
+}
+
+/**
+ * The idempotency rule, in this one place: a write recorded earlier under a request's idempotency key
+ * answers a repeat of the same request (the same {@link requestHash}); another request under the key is
+ * refused with `idempotency_key_reused`.
+ */
+function repeatOf(earlier: WriteRecord, requestHash: string): WriteRecord {
+  if (earlier.requestHash !== requestHash) throw new ChainServiceError("idempotency_key_reused");
+  return earlier;
+}
+
+/** Rolls a recording transaction back ({@link WriteWaits.recordWith}): an earlier write holds the key. */
+class EarlierWrite extends Error {
+  constructor(readonly record: WriteRecord) {
+    super("an earlier write holds this idempotency key");
+  }
 }
 
 /**
@@ -80,8 +99,11 @@ export class WriteWaits {
       db: Database;
       waitMs: number;
       kick: (record: WriteRecord) => void;
-      /** Turns a stored answer into the answer shown (adds what is never stored, such as a provider's key). */
-      present?: (result: Record<string, unknown>) => Promise<Record<string, unknown>>;
+      /**
+       * Turns a confirmed write's stored answer into the answer shown each time it is answered (a
+       * provider's first registration shows its key once, see `presentAnswer`).
+       */
+      present?: (record: WriteRecord) => Promise<Record<string, unknown>>;
       /** How often a waiter looks at its row (settled by another instance), ms. @default 100 */
       pollMs?: number;
     },
@@ -94,14 +116,36 @@ export class WriteWaits {
 
   /**
    * Records `write` (inside `tx` when given) unless its idempotency key was used before: answers the
-   * write to wait for. A key reused with another request is `idempotency_key_reused`.
+   * write to wait for, the earlier one for a repeat ({@link repeatOf}).
    */
   async record(write: NewWrite, tx?: Queryable): Promise<WriteRecord> {
     const { record, created } = await insertWrite(tx ?? this.o.db, write);
-    if (!created && record.requestHash !== write.requestHash) {
-      throw new ChainServiceError("idempotency_key_reused");
+    return created ? record : repeatOf(record, write.requestHash);
+  }
+
+  /**
+   * Runs `build` in one database transaction and records the write it answers in the same transaction,
+   * so that what `build` changed there (a wallet's nonce, a reserved budget, an accepted message nonce)
+   * commits with the write or not at all: when a write of the same idempotency key was recorded
+   * meanwhile, everything is rolled back and the earlier write is answered ({@link repeatOf}).
+   *
+   * @example
+   * ```ts
+   * const record = await ctx.writes.recordWith(async (tx) => ({ ...write, payload: await signedPayload(tx) }));
+   * ```
+   */
+  async recordWith(build: (tx: Queryable) => Promise<NewWrite>): Promise<WriteRecord> {
+    try {
+      return await this.o.db.transaction(async (tx) => {
+        const write = await build(tx);
+        const { record, created } = await insertWrite(tx, write);
+        if (!created) throw new EarlierWrite(repeatOf(record, write.requestHash));
+        return record;
+      });
+    } catch (cause) {
+      if (cause instanceof EarlierWrite) return cause.record;
+      throw cause;
     }
-    return record;
   }
 
   /** Wakes the writer of a recorded write without waiting for it (a write enqueued for later, such as a slot's registration). */
@@ -113,8 +157,7 @@ export class WriteWaits {
   async earlier(identity: WriteIdentity): Promise<WriteRecord | null> {
     if (identity.idempotencyKey === null) return null;
     const record = await findWriteByKey(this.o.db, identity.scope, identity.idempotencyKey);
-    if (record !== null && record.requestHash !== identity.requestHash) throw new ChainServiceError("idempotency_key_reused");
-    return record;
+    return record === null ? null : repeatOf(record, identity.requestHash);
   }
 
   /** Waits until `record` settles or the wait ends; answers its result, throws its error, or answers a {@link PendingWrite}. */
@@ -123,14 +166,17 @@ export class WriteWaits {
     const settled = await this.#wait(record, Date.now() + this.o.waitMs);
     if (settled.status === "confirmed") return (await this.#present(settled)) as T;
     if (settled.status === "failed" && settled.error) {
-      throw new ChainServiceError(settled.error.code as ChainServiceErrorCode, settled.error.message, settled.error.details ? { details: settled.error.details } : {});
+      throw new ChainServiceError(
+        settled.error.code as ChainServiceErrorCode,
+        settled.error.message,
+        settled.error.details ? { details: settled.error.details } : {},
+      );
     }
     return { success: true, status: "pending", write_id: record.id };
   }
 
   async #present(record: WriteRecord): Promise<Record<string, unknown>> {
-    const result = record.result ?? {};
-    return this.o.present ? this.o.present(result) : result;
+    return this.o.present ? this.o.present(record) : (record.result ?? {});
   }
 
   /** Waits for `record` to settle until the deadline; answers its state then. */

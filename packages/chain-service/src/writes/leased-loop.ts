@@ -12,6 +12,9 @@ export interface LeasedLoopOptions {
   idleMs?: number;
 }
 
+/** @internal How long a writer holds a signer's lease before renewing it: the longest a stopped instance's lease outlives it. */
+export const WRITER_LEASE_MS = 15_000;
+
 /**
  * @internal The loop of a writer that only one instance may run at a time: it holds the lease of one
  * row of `cs_signers` (renewed every third of its length, taken over by another instance once it
@@ -39,7 +42,7 @@ export abstract class LeasedLoop {
   ) {
     this.#db = options.db;
     this.#holder = options.holder;
-    this.#leaseMs = options.leaseMs ?? 15_000;
+    this.#leaseMs = options.leaseMs ?? WRITER_LEASE_MS;
     this.#idleMs = options.idleMs ?? 200;
   }
 

@@ -72,7 +72,9 @@ const payloadOf = (write: WriteRecord) => write.payload as unknown as OperationP
  * longer land (refused, or its sponsorship window ended) and its event is not on chain.
  */
 export class OperationPlanner implements WritePlanner {
-  constructor(private readonly o: { db: Database; provider: JsonRpcProvider; entryPoint: string; bundler: string; maxBatch: number; onBundle?: (size: number) => void }) {}
+  constructor(
+    private readonly o: { db: Database; provider: JsonRpcProvider; entryPoint: string; bundler: string; maxBatch: number; onBundle?: (size: number) => void },
+  ) {}
 
   async plan(writes: WriteRecord[]): Promise<{ transactions: PlannedTransaction[]; failed: Array<{ write: WriteRecord; error: WriteError }> }> {
     const failed: Array<{ write: WriteRecord; error: WriteError }> = [];
@@ -81,7 +83,14 @@ export class OperationPlanner implements WritePlanner {
     for (const write of writes) {
       if (write.validUntil !== null && write.validUntil.getTime() <= now) {
         if (!(await this.findLanded(write))) {
-          failed.push({ write, error: { code: "chain_reverted", message: "the operation's sponsorship ended before it landed; send it again", details: { reason: "SponsorshipExpired" } } });
+          failed.push({
+            write,
+            error: {
+              code: "chain_reverted",
+              message: "the operation's sponsorship ended before it landed; send it again",
+              details: { reason: "SponsorshipExpired" },
+            },
+          });
         }
         continue;
       }
@@ -90,8 +99,27 @@ export class OperationPlanner implements WritePlanner {
     // Bundles: deploying operations alone, the rest together in wallet-nonce order.
     const bundles: WriteRecord[][] = [];
     const rest: WriteRecord[] = [];
-    for (const write of live) (payloadOf(write).op.initCode !== "0x" ? bundles.push([write]) : rest.push(write));
-    rest.sort((a, b) => (payloadOf(a).sender === payloadOf(b).sender ? Number(BigInt(payloadOf(a).op.nonce) - BigInt(payloadOf(b).op.nonce)) : Number(BigInt(a.id) - BigInt(b.id))));
+    for (const write of live) payloadOf(write).op.initCode !== "0x" ? bundles.push([write]) : rest.push(write);
+    // One total order: wallets by their earliest write, each wallet's operations by nonce. (Comparing a wallet's
+    // own operations by nonce and the others by write id is not transitive when a wallet's write ids and nonces
+    // disagree, as concurrent records can make them: the sort could then put a nonce after the next one, and the
+    // EntryPoint refused the bundle's later operation with AA25.)
+    const firstId = new Map<string, bigint>();
+    for (const write of rest) {
+      const sender = payloadOf(write).sender;
+      const id = BigInt(write.id);
+      if (!firstId.has(sender) || id < (firstId.get(sender) as bigint)) firstId.set(sender, id);
+    }
+    const order = (write: WriteRecord): [bigint, string, bigint] => {
+      const sender = payloadOf(write).sender;
+      return [firstId.get(sender) as bigint, sender, BigInt(payloadOf(write).op.nonce)];
+    };
+    rest.sort((a, b) => {
+      const [x, y] = [order(a), order(b)];
+      if (x[0] !== y[0]) return x[0] < y[0] ? -1 : 1;
+      if (x[1] !== y[1]) return x[1] < y[1] ? -1 : 1;
+      return x[2] === y[2] ? 0 : x[2] < y[2] ? -1 : 1;
+    });
     for (let i = 0; i < rest.length; i += this.o.maxBatch) bundles.push(rest.slice(i, i + this.o.maxBatch));
 
     const dropped = new Set<string>(); // wallets with a refused operation in this plan
@@ -107,7 +135,11 @@ export class OperationPlanner implements WritePlanner {
     for (let bundle of bundles) {
       bundle = keepLive(bundle);
       while (bundle.length > 0) {
-        const tx = handleOpsTransaction(this.o.entryPoint, bundle.map((w) => operationOf(payloadOf(w))), this.o.bundler);
+        const tx = handleOpsTransaction(
+          this.o.entryPoint,
+          bundle.map((w) => operationOf(payloadOf(w))),
+          this.o.bundler,
+        );
         try {
           await simulateHandleOps(this.o.provider, tx, this.o.bundler);
           transactions.push({ writes: bundle, to: tx.to, data: tx.data, gasLimit: tx.gasLimit });
@@ -121,7 +153,14 @@ export class OperationPlanner implements WritePlanner {
           if (refused === undefined) break;
           const sender = getAddress(payloadOf(refused).sender);
           if (!(await this.findLanded(refused))) {
-            failed.push({ write: refused, error: { code: "chain_reverted", message: `the EntryPoint refused the operation: ${error.reason ?? "unknown"}`, details: { reason: error.reason ?? "unknown" } } });
+            failed.push({
+              write: refused,
+              error: {
+                code: "chain_reverted",
+                message: `the EntryPoint refused the operation: ${error.reason ?? "unknown"}`,
+                details: { reason: error.reason ?? "unknown" },
+              },
+            });
             dropped.add(sender);
             await forgetWalletNonces(this.o.db, sender);
           }
@@ -156,7 +195,11 @@ export class OperationPlanner implements WritePlanner {
     if (receipt.status !== 1) {
       // The bundle reverted on chain (e.g. someone deployed a wallet first): nothing of it happened; the
       // operations go back to the queue and are simulated again, the ones still valid sent again.
-      await requeueWrites(this.o.db, writes.map((w) => w.id), false);
+      await requeueWrites(
+        this.o.db,
+        writes.map((w) => w.id),
+        false,
+      );
       return;
     }
     for (const write of writes) await this.settleOperation(write, receipt);
@@ -172,16 +215,28 @@ export class OperationPlanner implements WritePlanner {
       return;
     }
     const charge = (tx: Queryable) =>
-      settleSponsorship(tx, payload.sponsorship.scopes, BigInt(payload.sponsorship.reservedWei), outcome.actualGasCost, new Date(payload.sponsorship.reservedAt));
+      settleSponsorship(
+        tx,
+        payload.sponsorship.scopes,
+        BigInt(payload.sponsorship.reservedWei),
+        outcome.actualGasCost,
+        new Date(payload.sponsorship.reservedAt),
+      );
     if (outcome.success) {
-      const answer = operationAnswer(payload.shape, payload.known, { txHash: receipt.hash, userOpHash: payload.userOpHash, deployedWallet: payload.deploysWallet });
+      const answer = operationAnswer(payload.shape, payload.known, {
+        txHash: receipt.hash,
+        userOpHash: payload.userOpHash,
+        deployedWallet: payload.deploysWallet,
+      });
       await confirmWrite(this.o.db, write, answer, receipt.hash, charge);
       return;
     }
     // The wallet's call reverted: the nonce is used and the gas paid (charged to the budgets); the
     // custom error names the reason. The `failed` bookkeeping must not give the sponsorship back here.
     const reason = outcome.revertData === undefined ? "unknown" : (decodeContractError(outcome.revertData)?.name ?? "unknown");
-    const error = specificError(new ChainServiceError("chain_reverted", `the wallet call reverted (${reason})`, { details: { reason, tx_hash: receipt.hash } }));
+    const error = specificError(
+      new ChainServiceError("chain_reverted", `the wallet call reverted (${reason})`, { details: { reason, tx_hash: receipt.hash } }),
+    );
     const known = error as ChainServiceError;
     await failWrite(this.o.db, write, { code: known.code, message: known.message, ...(known.details ? { details: known.details } : {}) }, charge);
   }

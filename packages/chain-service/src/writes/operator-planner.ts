@@ -100,7 +100,10 @@ export class OperatorPlanner implements WritePlanner {
         transactions.push({ writes: group, to: this.o.exchange, data, gasLimit: await this.#estimate(this.o.exchange, data) });
       } catch (error) {
         if (transient(error)) continue;
-        await markSolo(this.o.db, group.map((w) => w.id)); // one of them would revert: find it alone
+        await markSolo(
+          this.o.db,
+          group.map((w) => w.id),
+        ); // one of them would revert: find it alone
       }
     }
     for (const write of singles) {
@@ -134,17 +137,28 @@ export class OperatorPlanner implements WritePlanner {
   async settle(writes: WriteRecord[], receipt: TransactionReceipt): Promise<void> {
     if (receipt.status !== 1) {
       // Nothing of a reverted transaction happened: try its writes again, alone (the next estimate names the reason).
-      await requeueWrites(this.o.db, writes.map((w) => w.id), true);
+      await requeueWrites(
+        this.o.db,
+        writes.map((w) => w.id),
+        true,
+      );
       return;
     }
     // Every answer first. A spend's comes from its UsedBalanceIncreased event (no read from the node); a
     // call's from its events.
     const spendWrites = writes.filter((write) => write.kind === "spend");
-    const fromEvents = spendAnswers(this.o.contracts, spendWrites.map((write) => write.payload as unknown as SpendWritePayload), receipt);
+    const fromEvents = spendAnswers(
+      this.o.contracts,
+      spendWrites.map((write) => write.payload as unknown as SpendWritePayload),
+      receipt,
+    );
     const settled: Array<{ write: WriteRecord; answer: Record<string, unknown> } | { write: WriteRecord; error: WriteError }> = [];
     for (const write of writes) {
       try {
-        const answer = write.kind === "spend" ? fromEvents[spendWrites.indexOf(write)] : callAnswer(this.o.contracts, (write.payload as unknown as CallPayload).answer, receipt);
+        const answer =
+          write.kind === "spend"
+            ? fromEvents[spendWrites.indexOf(write)]
+            : callAnswer(this.o.contracts, (write.payload as unknown as CallPayload).answer, receipt);
         if (!answer) throw new Error("the transaction recorded no UsedBalanceIncreased event for this spend");
         settled.push({ write, answer });
       } catch (error) {

@@ -1,5 +1,5 @@
 import type { Queryable } from "@slotgate/storage";
-import type { ServiceContext } from "../context.js";
+import type { ServiceContext } from "../service-context.js";
 import type { WriteRecord } from "../storage/writes.js";
 import { revertError, specificError } from "../chain/revert-error.js";
 import type { CallAnswer } from "./answers.js";

@@ -4,6 +4,7 @@ import { type WriteRecord, markSubmitted, pendingWrites, requeueWrites, writesOf
 import { failWrite } from "./effects.js";
 import { LeasedLoop, type LeasedLoopOptions } from "./leased-loop.js";
 import { recordConfirmedBlock } from "../storage/chain-state.js";
+import { transactionPlace } from "../chain/receipt-outcome.js";
 
 /** A write's final error, as kept and answered. */
 export type WriteError = NonNullable<WriteRecord["error"]>;
@@ -87,7 +88,11 @@ export class SignerWriter extends LeasedLoop {
         // lands, so its writes go back in the queue; nothing of them happened.
         await settleTransaction(db, this.address, tx.nonce, { status: "replaced" });
         const writes = await writesOfTransaction(db, this.address, tx.nonce);
-        await requeueWrites(db, writes.map((w) => w.id), false);
+        await requeueWrites(
+          db,
+          writes.map((w) => w.id),
+          false,
+        );
         continue;
       }
       stillOpen += 1;
@@ -100,12 +105,8 @@ export class SignerWriter extends LeasedLoop {
     const { db } = this.#o;
     const writes = await writesOfTransaction(db, this.address, tx.nonce);
     await this.#o.planner.settle(writes, receipt);
-    await settleTransaction(db, this.address, tx.nonce, {
-      status: receipt.status === 1 ? "mined" : "reverted",
-      blockNumber: receipt.blockNumber,
-      blockHash: receipt.blockHash,
-      gasUsed: receipt.gasUsed,
-    });
+    // Where it landed and what it did: a chain that loses this block gets it again (chain/rebuild.ts).
+    await settleTransaction(db, this.address, tx.nonce, transactionPlace(receipt));
     if (receipt.status === 1) await recordConfirmedBlock(db, receipt.blockNumber, receipt.blockHash);
     this.#o.onSettled(writes.map((w) => w.id));
   }
@@ -167,7 +168,12 @@ export class SignerWriter extends LeasedLoop {
         const raw = signed.serialized;
         const txHash = keccak256(raw);
         await insertTransaction(tx, { signer: this.address, nonce, txHash, raw });
-        await markSubmitted(tx, planned.writes.map((w) => w.id), this.address, nonce);
+        await markSubmitted(
+          tx,
+          planned.writes.map((w) => w.id),
+          this.address,
+          nonce,
+        );
         return { signer: this.address, nonce, txHash, raw, status: "signed" as const, sentAt: null, createdAt: new Date() };
       });
       if (record === null) {

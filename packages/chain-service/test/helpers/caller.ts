@@ -15,7 +15,8 @@ export async function testCaller(): Promise<TestCaller> {
   const jwk = { ...(await exportJWK(publicKey)), kid, alg: "ES256", use: "sig" };
   return {
     keys: { keys: [jwk] },
-    assert: (userUuid, purpose, claims = {}, type = CALLER_ASSERTION_TYPE) => sign(privateKey, kid, { ...callerAssertionPayload(userUuid, purpose), ...claims }, type),
+    assert: (userUuid, purpose, claims = {}, type = CALLER_ASSERTION_TYPE) =>
+      sign(privateKey, kid, { ...callerAssertionPayload(userUuid, purpose), ...claims }, type),
   };
 }
 

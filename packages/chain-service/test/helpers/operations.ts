@@ -13,7 +13,7 @@ import {
   userOperationToRpc,
 } from "@slotgate/contracts";
 import { developmentKey } from "../../src/index.js";
-import type { ServiceContext } from "../../src/context.js";
+import type { ServiceContext } from "../../src/service-context.js";
 import { type WriteRecord, insertWrite } from "../../src/storage/writes.js";
 import type { OperationPayload } from "../../src/writes/operation-planner.js";
 

@@ -3,15 +3,29 @@ import { deploy } from "@slotgate/contracts";
 import { type Database, openDatabase } from "@slotgate/storage";
 import { JsonRpcProvider, Wallet, parseEther } from "ethers";
 import { type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";
-import { type AnvilProcess, type ChainService, type ChainServiceConfig, ChainServiceError, type RpcChainConfig, developmentKey, startAnvil } from "../../src/index.js";
-import { type ServiceContext, createContext } from "../../src/context.js";
+import {
+  type AnvilProcess,
+  type ChainService,
+  type ChainServiceConfig,
+  ChainServiceError,
+  type RpcChainConfig,
+  developmentKey,
+  startAnvil,
+} from "../../src/index.js";
+import { createContext } from "../../src/context.js";
+import type { ServiceContext } from "../../src/service-context.js";
 import { serviceOver } from "../../src/surface.js";
 import type { WriteIdentity } from "../../src/writes/engine.js";
 import { sharedCaller } from "./caller.js";
 
 /** A PIN as a client sends it: pin_hash = SHA-256(pin ‖ salt), salt 64 hex. */
 export function pinOf(pin: string, salt = randomBytes(32).toString("hex")) {
-  return { pin_hash: createHash("sha256").update(pin + salt).digest("hex"), pin_salt: salt };
+  return {
+    pin_hash: createHash("sha256")
+      .update(pin + salt)
+      .digest("hex"),
+    pin_salt: salt,
+  };
 }
 
 let shared: Promise<Database> | undefined;
@@ -24,7 +38,9 @@ export function sharedDatabase(): Promise<Database> {
 
 /** A service whose write methods answer what landed: a test that sees a pending write (202) fails. */
 export type LandedService = {
-  [K in keyof ChainService]: ChainService[K] extends (...args: infer A) => Promise<infer R> ? (...args: A) => Promise<Exclude<R, PendingWriteResponse>> : ChainService[K];
+  [K in keyof ChainService]: ChainService[K] extends (...args: infer A) => Promise<infer R>
+    ? (...args: A) => Promise<Exclude<R, PendingWriteResponse>>
+    : ChainService[K];
 };
 
 /** Wraps a service so that every answer is checked not to be a pending write. */

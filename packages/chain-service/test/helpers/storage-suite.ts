@@ -4,6 +4,7 @@ import { migrateChainService } from "../../src/index.js";
 import { reservePinAttempt } from "../../src/storage/pin-attempts.js";
 import { acceptSpendNonce } from "../../src/storage/providers.js";
 import { findKeys, findWallet, insertWallet } from "../../src/storage/wallets.js";
+import { purgeSettledWrites } from "../../src/storage/writes.js";
 import { newUserId } from "./setup.js";
 
 const wallet = (userUuid: number) => ({
@@ -29,7 +30,7 @@ export function defineStorageSuite(name: string, open: () => Promise<Database>) 
     it("stores a wallet with its two key records, once", async () => {
       const db = await open();
       const id = newUserId();
-      const mnemonic = (sealed: string) => ({ sealed, sealedWith: "recovery" as const });
+      const mnemonic = (sealed: string) => ({ sealed, sealedWith: "recovery" as const, userUuid: id, owner: `0x${"11".repeat(20)}` });
       expect(await db.transaction((tx) => insertWallet(tx, wallet(id), { serverShareEnc: "aa", mnemonic: mnemonic("bb") }))).toBe(true);
       expect(await db.transaction((tx) => insertWallet(tx, wallet(id), { serverShareEnc: "cc", mnemonic: mnemonic("dd") }))).toBe(false);
       expect(await findKeys(db, id)).toEqual({ serverShareEnc: "aa", mnemonic: mnemonic("bb") });
@@ -41,7 +42,10 @@ export function defineStorageSuite(name: string, open: () => Promise<Database>) 
       const id = newUserId();
       await expect(
         db.transaction(async (tx) => {
-          await insertWallet(tx, wallet(id), { serverShareEnc: "aa", mnemonic: { sealed: "bb", sealedWith: "recovery" } });
+          await insertWallet(tx, wallet(id), {
+            serverShareEnc: "aa",
+            mnemonic: { sealed: "bb", sealedWith: "recovery", userUuid: id, owner: `0x${"11".repeat(20)}` },
+          });
           throw new Error("boom");
         }),
       ).rejects.toThrow("boom");
@@ -53,10 +57,37 @@ export function defineStorageSuite(name: string, open: () => Promise<Database>) 
       const db = await open();
       const id = newUserId();
       const now = new Date();
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () => reservePinAttempt(db, id, now, { maxFailures: 3, lockSeconds: 60 })),
-      );
+      const results = await Promise.all(Array.from({ length: 10 }, () => reservePinAttempt(db, id, now, { maxFailures: 3, lockSeconds: 60 })));
       expect(results.filter((r) => r.allowed)).toHaveLength(3);
+    });
+
+    it("purges settled writes past their retention once, when two instances purge at once, and never a pending one", async () => {
+      const db = await open();
+      const scope = `client:purge-${newUserId()}`;
+      const insert = (status: string, age: string, key: string | null, rowScope = scope) =>
+        db.query<{ id: string }>(
+          `INSERT INTO cs_writes (kind, signer, scope, idempotency_key, request_hash, payload, status, created_at, updated_at)
+           VALUES ('call', '0xsigner', $1, $2, 'h', '{}', $3, now() - $4::interval, now() - $4::interval) RETURNING id::text`,
+          [rowScope, key, status, age],
+        );
+      for (let i = 0; i < 30; i++) await insert(i % 2 === 0 ? "confirmed" : "failed", "3 days", `old-${i}`);
+      const kept = [
+        ...(await insert("confirmed", "1 hour", "recent")),
+        ...(await insert("pending", "3 days", "old-pending")),
+        ...(await insert("submitted", "3 days", "old-submitted")),
+        // A slot's registration: a platform write with a key of its own, looked up for as long as the slot exists.
+        ...(await insert("confirmed", "3 days", `slot:purge:${newUserId()}`, "platform")),
+      ].map((row) => row.id);
+      const before = new Date(Date.now() - 24 * 3600 * 1000);
+      // Small batches, so the two purges interleave over many statements.
+      const counts = await Promise.all([purgeSettledWrites(db, before, 4), purgeSettledWrites(db, before, 4)]);
+      const left = await db.query<{ id: string }>("SELECT id::text FROM cs_writes WHERE scope = $1 OR id = ANY($2::bigint[]) ORDER BY id", [scope, kept]);
+      expect(left.map((row) => row.id)).toEqual(kept);
+      // Only this test writes rows settled days ago: the two purges deleted the 30 between them.
+      expect(counts[0]! + counts[1]!).toBe(30);
+      expect(await purgeSettledWrites(db, before)).toBe(0);
+      // The keys of the purged writes are free again.
+      expect(await db.query("SELECT 1 FROM cs_writes WHERE scope = $1 AND idempotency_key = 'old-0'", [scope])).toEqual([]);
     });
 
     it("accepts a spend nonce exactly once under concurrency", async () => {

@@ -42,7 +42,8 @@ describe("chain service on PostgreSQL", () => {
       ),
     );
     expect(await h.ctx.contracts.xotn.balanceOf(to)).toBe(16n);
-    const recovered = (await service.recover({ user_uuid: user, ...pinOf("303030"), assertion: await (await sharedCaller()).assert(user, "recover") })).data[0]!;
+    const recovered = (await service.recover({ user_uuid: user, ...pinOf("303030"), assertion: await (await sharedCaller()).assert(user, "recover") }))
+      .data[0]!;
     expect(recovered.address).toBe(reg.address);
   });
 });

@@ -6,6 +6,14 @@ import { cleanReason, readLoginMessage } from "./message.js";
 export const POLL_MS = 250;
 /** After the popup is seen closed, how long a result already on its way may still arrive. @internal */
 export const CLOSE_GRACE_MS = 1_000;
+/**
+ * A popup first seen on a cross-origin page and then closed within this time is taken as severed by
+ * Cross-Origin-Opener-Policy, not closed by its user: Chromium can let the opener see the service's page for a
+ * moment before it swaps the popup into another browsing context group (measured: 178 ms on a loaded two-core
+ * machine). No person reads a sign-in page and closes it that fast; if one does, the return of focus still ends
+ * the wait. @internal
+ */
+export const SEVERANCE_MS = 1_500;
 
 /**
  * Waits for the login result of one popup and settles exactly once, removing every listener and timer and
@@ -19,13 +27,16 @@ export const CLOSE_GRACE_MS = 1_000;
  * Both require `from: "slotgate"` and the expected `state`.
  *
  * Closing: once the popup has been seen open on the service page (`closed` false while its `location`
- * throws, or reads a real URL when the service shares the app's origin), `closed` is trusted. A popup that reads `closed` before that was severed by COOP (the opener's handle reports closed
- * at the first cross-origin navigation) or closed before loading; the SDK then waits for the fallback
- * channel and treats the return of focus to this window as the user closing the popup. @internal
+ * throws for at least {@link SEVERANCE_MS}, or reads a real URL when the service shares the app's origin),
+ * `closed` is trusted. A popup that reads `closed` before that was severed by COOP (the opener's handle reports
+ * closed at the first cross-origin navigation, sometimes a moment after it) or closed before loading; the SDK then
+ * waits for the fallback channel and treats the return of focus to this window as the user closing the popup.
+ * @internal
  */
 export function awaitLoginResult(popup: Window, state: string, origin: string, timeoutMs: number): Promise<string> {
   return new Promise<string>((resolve, reject) => {
     let attached = false;
+    let crossOriginSince: number | undefined;
     let settled = false;
     let closeTimer: ReturnType<typeof setTimeout> | undefined;
     let channel: BroadcastChannel | undefined;
@@ -69,7 +80,8 @@ export function awaitLoginResult(popup: Window, state: string, origin: string, t
           try {
             attached = popup.location.href !== "about:blank"; // same-origin service: readable once loaded
           } catch {
-            attached = true; // cross-origin service page, still ours
+            crossOriginSince ??= Date.now(); // cross-origin service page: ours once it outlives a COOP swap
+            attached = Date.now() - crossOriginSince >= SEVERANCE_MS;
           }
         }
         return;

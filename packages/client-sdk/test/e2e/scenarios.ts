@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type AppConfig, startAppServer } from "./support/app-server.js";
 import { launchChromium } from "./support/chromium.js";
 import type { E2eTarget } from "./support/target.js";
+import { SEVERANCE_MS } from "../../src/login/await-result.js";
 
 interface LoginOutcome {
   result?: { jwt: string };
@@ -91,15 +92,9 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
       expect(result?.jwt.split(".")).toHaveLength(3);
       const jwt = result?.jwt ?? "";
       expect(await validate(jwt)).toBe(200);
-      expect(await page.evaluate(() => [localStorage.getItem("slotgate_access_token"), slotgateOf().isLoggedIn()])).toEqual([
-        jwt,
-        true,
-      ]);
+      expect(await page.evaluate(() => [localStorage.getItem("slotgate_access_token"), slotgateOf().isLoggedIn()])).toEqual([jwt, true]);
       await page.evaluate(() => slotgateOf().logout());
-      expect(await page.evaluate(() => [localStorage.getItem("slotgate_access_token"), slotgateOf().isLoggedIn()])).toEqual([
-        null,
-        false,
-      ]);
+      expect(await page.evaluate(() => [localStorage.getItem("slotgate_access_token"), slotgateOf().isLoggedIn()])).toEqual([null, false]);
       expect(await validate(jwt)).toBe(401);
     });
 
@@ -116,7 +111,9 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
     it("popup closed by the user: rejects 'User closed the login window' without waiting for the timeout", async () => {
       const page = await openApp("/app.html");
       const popup = await clickLogin(page);
-      await popup.waitForTimeout(1000); // a person reads the page before closing it
+      // A person reads the page before closing it; a close sooner than SEVERANCE_MS after the page showed is
+      // taken as a COOP swap and waits for the app's focus, which headless Chromium never gives back.
+      await popup.waitForTimeout(SEVERANCE_MS + 1000);
       await popup.close();
       expect((await outcome(page)).error).toMatchObject({ code: "popup_closed", message: "User closed the login window" });
     });
@@ -187,7 +184,11 @@ export function defineLoginScenarios(label: string, startTarget: () => Promise<E
         await v1.waitForFunction(() => (window as unknown as { __legacy?: unknown }).__legacy, undefined, { polling: 100 })
       ).jsonValue()) as { origin: string; data: { from: string; type: string; data: string; state: string } };
       expect(legacy.origin).toBe(target.baseUrl);
-      expect(legacy.data).toMatchObject({ from: "gameauth", type: "success", state: await v1.evaluate(() => (window as unknown as { __state: string }).__state) });
+      expect(legacy.data).toMatchObject({
+        from: "gameauth",
+        type: "success",
+        state: await v1.evaluate(() => (window as unknown as { __state: string }).__state),
+      });
       expect(await validate(legacy.data.data)).toBe(200);
     });
 

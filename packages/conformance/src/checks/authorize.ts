@@ -59,10 +59,19 @@ export async function authorizePkceWithoutStateRedirectsWithCode(ctx: Conformanc
   const { web } = ctx.clients;
   const { alice } = ctx.users;
   const verifier = pkceVerifier();
-  const query: Record<string, string> = { client_id: web.client_id, redirect_uri: web.redirect_uri, response_type: "code", code_challenge: await pkceChallenge(verifier), code_challenge_method: "S256" };
+  const query: Record<string, string> = {
+    client_id: web.client_id,
+    redirect_uri: web.redirect_uri,
+    response_type: "code",
+    code_challenge: await pkceChallenge(verifier),
+    code_challenge_method: "S256",
+  };
   const page = await ctx.openAuthorize(query);
   expect(page.response.status, "the sign-in form").toBe(200);
-  const res = await ctx.submitAuthorize({ ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" }, page.csrfCookie ?? "");
+  const res = await ctx.submitAuthorize(
+    { ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
+    page.csrfCookie ?? "",
+  );
   expect(res.status).toBe(302);
   const params = locationParams(res);
   expect(params.has("state"), "no state parameter in the redirect").toBe(false);
@@ -193,7 +202,10 @@ export async function authorizeRejectsWrongCredentials(ctx: ConformanceContext):
     expect(res.status, what).toBe(401);
     expect(res.headers.get("location"), what).toBeNull();
     const html = await res.text();
-    expect(tags(html, "input").some((i) => i["name"] === "password"), `${what}: the form again`).toBe(true);
+    expect(
+      tags(html, "input").some((i) => i["name"] === "password"),
+      `${what}: the form again`,
+    ).toBe(true);
   }
 }
 
@@ -237,7 +249,10 @@ export async function authorizeLoopbackRedirectsWithJwt(ctx: ConformanceContext)
   const { alice } = ctx.users;
   const query = baseQuery(loopback, ctx.unique("state"));
   const page = await ctx.openAuthorize(query);
-  const res = await ctx.submitAuthorize({ ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" }, page.csrfCookie ?? "");
+  const res = await ctx.submitAuthorize(
+    { ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
+    page.csrfCookie ?? "",
+  );
   expect(res.status).toBe(302);
   expect((res.headers.get("location") ?? "").startsWith(`${loopback.redirect_uri}?`)).toBe(true);
   const params = locationParams(res);
@@ -341,7 +356,10 @@ export async function authorizeSignupProvesMailbox(ctx: ConformanceContext): Pro
   const email = `${ctx.unique("mailbox")}@conformance.test`;
   const page = await ctx.openAuthorize(query);
   const cookie = page.csrfCookie ?? "";
-  const step = await ctx.submitAuthorize({ ...query, csrf_token: page.csrfToken ?? "", email, password: "mailbox-password-1", decision: "approve", intent: "signup" }, cookie);
+  const step = await ctx.submitAuthorize(
+    { ...query, csrf_token: page.csrfToken ?? "", email, password: "mailbox-password-1", decision: "approve", intent: "signup" },
+    cookie,
+  );
   expect(step.status, "sign-up answers the mailbox step").toBe(200);
   expect(step.headers.get("location")).toBeNull();
   const challenge = inputValue(await step.text(), "challenge");

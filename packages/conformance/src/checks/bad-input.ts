@@ -48,7 +48,13 @@ export async function rejectsUnknownFields(ctx: ConformanceContext): Promise<voi
   expect(JSON.stringify(login.details)).toContain("remember");
   const { backend } = ctx.clients;
   await expectError(
-    await ctx.postJson(PATHS.metaGetToken, { client_id: backend.client_id, client_secret: backend.client_secret, code: "x", redirect_uri: backend.redirect_uri, scope: "all" }),
+    await ctx.postJson(PATHS.metaGetToken, {
+      client_id: backend.client_id,
+      client_secret: backend.client_secret,
+      code: "x",
+      redirect_uri: backend.redirect_uri,
+      scope: "all",
+    }),
     "invalid_request",
     "get_token with an extra field",
   );
@@ -77,7 +83,14 @@ export async function rejectsWrongTypes(ctx: ConformanceContext): Promise<void> 
 /** OAuth endpoints ignore unknown parameters (RFC 6749). */
 export async function oauthEndpointsIgnoreUnknownParams(ctx: ConformanceContext): Promise<void> {
   const { web } = ctx.clients;
-  const page = await ctx.openAuthorize({ client_id: web.client_id, redirect_uri: web.redirect_uri, response_type: "code", state: ctx.unique("s"), prompt: "login", foo: "bar" });
+  const page = await ctx.openAuthorize({
+    client_id: web.client_id,
+    redirect_uri: web.redirect_uri,
+    response_type: "code",
+    state: ctx.unique("s"),
+    prompt: "login",
+    foo: "bar",
+  });
   expect(page.response.status).toBe(200);
   const { code } = await ctx.authorizeCode(web, ctx.users.alice);
   const res = await ctx.postJson(PATHS.token, {

@@ -28,7 +28,14 @@ async function registerClient(ctx: ConformanceContext): Promise<RegisteredClient
   const body = await expectJson(
     await ctx.postJson(
       PATHS.clients,
-      { name: "Conformance Provider", redirect_uris: [redirect], download_url: "https://conformance.test/d", web_url: "https://conformance.test/", platform: "web", blockchain: true },
+      {
+        name: "Conformance Provider",
+        redirect_uris: [redirect],
+        download_url: "https://conformance.test/d",
+        web_url: "https://conformance.test/",
+        platform: "web",
+        blockchain: true,
+      },
       ctx.bearer(ctx.developer.token),
     ),
     201,
@@ -50,7 +57,10 @@ function init(ctx: ConformanceContext, client: RegisteredClient, cuid: string, r
  * const { client, cuid } = await providerClient(ctx);
  * ```
  */
-export async function providerClient(ctx: ConformanceContext, release_per = 37): Promise<{ client: RegisteredClient; cuid: string; registered: Record<string, unknown> }> {
+export async function providerClient(
+  ctx: ConformanceContext,
+  release_per = 37,
+): Promise<{ client: RegisteredClient; cuid: string; registered: Record<string, unknown> }> {
   const client = await registerClient(ctx);
   const cuid = ctx.unique("cuid");
   const registered = await expectJson(await init(ctx, client, cuid, release_per), 200, "init_permission_provider");
@@ -62,7 +72,8 @@ export async function providerWorld(ctx: ConformanceContext, release_per = 37): 
   const { client, cuid, registered } = await providerClient(ctx, release_per);
   const key = registered["aes_key"];
   const iv = registered["aes_iv"];
-  if (typeof key !== "string" || typeof iv !== "string") throw new ConformanceError("setup_failed", "the first provider registration returned no aes_key / aes_iv");
+  if (typeof key !== "string" || typeof iv !== "string")
+    throw new ConformanceError("setup_failed", "the first provider registration returned no aes_key / aes_iv");
   const user = ctx.users.alice;
   const token = await ctx.accessToken(client, user);
   if (!token.content_address) throw new ConformanceError("setup_failed", "a blockchain client's token exchange returned no content_address");
@@ -93,23 +104,41 @@ async function expectBalance(ctx: ConformanceContext, w: ProviderWorld, expected
   expect({ balance: body.balance, used_balances: body.used_balances, cuid: body.cuid }, what).toEqual({ ...expected, cuid: w.cuid });
 }
 
-/** The first registration issues aes_key/aes_iv, later ones (other cuids) do not; a taken cuid -> 409; bad input -> 400/403. */
+/**
+ * The first registration issues aes_key/aes_iv and shows them once: its retry under the same
+ * Idempotency-Key answers the same registration, `key_issued: true`, without the key; later ones
+ * (other cuids) answer `key_issued: false`; a taken cuid -> 409; bad input -> 400/403.
+ */
 export async function providerRegistrationIssuesKeyOnce(ctx: ConformanceContext): Promise<void> {
   const client = await registerClient(ctx);
-  const first = await expectJson(await init(ctx, client, ctx.unique("cuid"), 50), 200, "first registration");
+  const firstCuid = ctx.unique("cuid");
+  const withKey = { ...ctx.basic(client), "idempotency-key": ctx.unique("registration-key") };
+  const first = await expectJson(await init(ctx, client, firstCuid, 50, withKey), 200, "first registration");
   expect(first["success"]).toBe(true);
   expect(first["tx_hash"]).toMatch(TX_HASH);
+  expect(first["key_issued"]).toBe(true);
   expect(first["aes_key"]).toMatch(/^[0-9a-f]{64}$/);
   expect(first["aes_iv"]).toMatch(/^[0-9a-f]{32}$/);
+  const retried = await expectJson(await init(ctx, client, firstCuid, 50, withKey), 200, "the first registration again, same Idempotency-Key");
+  expect(retried, "a retry answers the registration, and that the key was issued, never the key").toEqual({
+    success: true,
+    tx_hash: first["tx_hash"],
+    key_issued: true,
+  });
   const cuid = ctx.unique("cuid");
   const second = await expectJson(await init(ctx, client, cuid, 50), 200, "second registration");
   expect(second["tx_hash"]).toMatch(TX_HASH);
+  expect(second["key_issued"]).toBe(false);
   expect(second, "the key is shown only once").not.toHaveProperty("aes_key");
   expect(second).not.toHaveProperty("aes_iv");
   await expectError(await init(ctx, client, cuid, 50), "cuid_taken", "same cuid again");
   await expectError(await init(ctx, client, ctx.unique("cuid"), 101), "invalid_request", "release_per 101");
   await expectError(
-    await ctx.postJson(PATHS.initPermissionProvider, { client_id: ctx.clients.web.client_id, cuid: ctx.unique("cuid"), release_per: 1, owner_addr: OWNER }, ctx.basic(client)),
+    await ctx.postJson(
+      PATHS.initPermissionProvider,
+      { client_id: ctx.clients.web.client_id, cuid: ctx.unique("cuid"), release_per: 1, owner_addr: OWNER },
+      ctx.basic(client),
+    ),
     "token_user_mismatch",
     "body client_id of another client",
   );
@@ -165,14 +194,14 @@ export async function spendRejectsBadMessages(ctx: ConformanceContext): Promise<
   const otherKey = "11".repeat(32);
   await expectError(await spend(ctx, w, spendPayload(w, "10"), otherKey), "invalid_encrypted_message", "encrypted under another key");
   await expectError(await spend(ctx, w, { ...spendPayload(w, "10"), amount: 10 }), "invalid_encrypted_message", "amount as a number");
-  await expectError(await spend(ctx, w, { ...spendPayload(w, "10"), client_id: ctx.clients.web.client_id }), "encrypted_message_mismatch", "another client_id inside");
+  await expectError(
+    await spend(ctx, w, { ...spendPayload(w, "10"), client_id: ctx.clients.web.client_id }),
+    "encrypted_message_mismatch",
+    "another client_id inside",
+  );
   await expectError(await spend(ctx, w, { ...spendPayload(w, "10"), cuid: ctx.unique("cuid") }), "encrypted_message_mismatch", "unregistered cuid inside");
   await expectError(await spend(ctx, w, spendPayload(w, "101")), "insufficient_balance", "more than the balance");
-  await expectError(
-    await ctx.postJson(PATHS.increaseUsedContentToken, { encrypted_message: "zz-not-hex" }, ctx.basic(w.client)),
-    "invalid_request",
-    "not hex",
-  );
+  await expectError(await ctx.postJson(PATHS.increaseUsedContentToken, { encrypted_message: "zz-not-hex" }, ctx.basic(w.client)), "invalid_request", "not hex");
   await expectError(
     await ctx.postJson(PATHS.increaseUsedContentToken, { ...spendPayload(w, "10") }, ctx.basic(w.client)),
     "invalid_request",
@@ -226,7 +255,11 @@ export async function contentTokenEndpointsRequireClientAuth(ctx: ConformanceCon
   for (const [path, body] of calls) {
     await expectError(await ctx.postJson(path, body), "invalid_client", `${path} without credentials`);
     await expectError(await ctx.postJson(path, body, wrong), "invalid_client", `${path} with a wrong secret`);
-    await expectError(await ctx.postJson(path, body, ctx.bearer((await ctx.accessToken(w.client, w.user)).access_token)), "invalid_client", `${path} with a bearer token`);
+    await expectError(
+      await ctx.postJson(path, body, ctx.bearer((await ctx.accessToken(w.client, w.user)).access_token)),
+      "invalid_client",
+      `${path} with a bearer token`,
+    );
   }
   await expectBalance(ctx, w, { balance: "0", used_balances: "0" }, "refused calls changed nothing");
 }
@@ -259,13 +292,17 @@ export async function idempotencyKeysMakeRetriesSafe(ctx: ConformanceContext): P
     await expectError(await buyWith("1", bad), "invalid_request", `malformed key ${JSON.stringify(bad.slice(0, 12))}`);
   }
   await expectBalance(ctx, w, { balance: "260", used_balances: "40" }, "malformed keys changed nothing");
-  await expectError(await ctx.request(PATHS.chainWrite.replace(":write_id", "987654321987"), { headers: ctx.basic(w.client) }), "write_not_found", "an unknown write");
+  await expectError(
+    await ctx.request(PATHS.chainWrite.replace(":write_id", "987654321987"), { headers: ctx.basic(w.client) }),
+    "write_not_found",
+    "an unknown write",
+  );
   await expectError(await ctx.request(PATHS.chainWrite.replace(":write_id", "1")), "invalid_client", "a lookup without credentials");
 }
 
 /** Content-token checks (feature `contentTokens`). */
 export const contentTokenChecks: CheckGroup = {
-  "provider registration issues the AES key once; taken cuid -> 409": providerRegistrationIssuesKeyOnce,
+  "provider registration shows the AES key once, never to a retry; taken cuid -> 409": providerRegistrationIssuesKeyOnce,
   "test_encryption equals local AES-256-CTR": testEncryptionMatchesLocalAes,
   "purchase splits 15% platform / 85% provider": purchaseSplits15To85,
   "spend moves balance to used_balances": spendMovesBalanceToUsed,

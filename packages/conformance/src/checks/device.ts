@@ -8,7 +8,12 @@ import type { CheckGroup } from "./check.js";
 
 /** `POST /oauth/device_authorization` as a public client (client_id only, form body). */
 async function startDevice(ctx: ConformanceContext, client: RegisteredClient = ctx.clients.device) {
-  return expectOk(await ctx.postForm(PATHS.deviceAuthorization, { client_id: client.client_id }), deviceAuthorizationResponseSchema, 200, "device authorization");
+  return expectOk(
+    await ctx.postForm(PATHS.deviceAuthorization, { client_id: client.client_id }),
+    deviceAuthorizationResponseSchema,
+    200,
+    "device authorization",
+  );
 }
 
 /** One poll of the token endpoint by the device. */
@@ -82,7 +87,11 @@ export async function deviceCodesAreChecked(ctx: ConformanceContext): Promise<vo
   const started = await startDevice(ctx);
   await expectError(await poll(ctx, started.device_code, ctx.clients.loopback), "unauthorized_client", "client without the grant");
   const other = ctx.clients.device;
-  await expectError(await ctx.postForm(PATHS.deviceAuthorization, { client_id: ctx.clients.web.client_id }), "unauthorized_client", "web client at device_authorization");
+  await expectError(
+    await ctx.postForm(PATHS.deviceAuthorization, { client_id: ctx.clients.web.client_id }),
+    "unauthorized_client",
+    "web client at device_authorization",
+  );
   await expectError(await ctx.postForm(PATHS.deviceAuthorization, { client_id: "sg_unknown_client_000000000" }), "invalid_client", "unknown client");
   await expectError(await ctx.postForm(PATHS.deviceAuthorization, { client_id: other.client_id, client_secret: "wrong" }), "invalid_client", "wrong secret");
 }

@@ -3,6 +3,7 @@ import { badInputChecks } from "./bad-input.js";
 import type { CheckGroup } from "./check.js";
 import { devCenterChecks } from "./dev-center.js";
 import { deviceChecks } from "./device.js";
+import { endpointTableChecks } from "./endpoint-table.js";
 import { oauthMetaChecks } from "./oauth-meta.js";
 import { refreshChecks } from "./refresh.js";
 import { statusChecks } from "./status.js";
@@ -20,4 +21,5 @@ export const CHECK_GROUPS: Readonly<Record<string, CheckGroup>> = {
   status: statusChecks,
   "oauth-meta (backend SDK flow)": oauthMetaChecks,
   "bad input": badInputChecks,
+  "endpoint table": endpointTableChecks,
 };

@@ -50,9 +50,7 @@ export async function metaFlowDeliversCallbackAndSlotInfo(ctx: ConformanceContex
   expect(validated).toMatchObject({ user_id: user.user_id, client_id: backend.client_id, token_use: "access_token" });
 
   const viaCodeFlow = await ctx.accessToken(backend, user);
-  expect(tokenResponseSchema.parse(viaCodeFlow).content_address?.toLowerCase(), "same slot wallet as the code flow").toBe(
-    slot.content_address.toLowerCase(),
-  );
+  expect(tokenResponseSchema.parse(viaCodeFlow).content_address?.toLowerCase(), "same slot wallet as the code flow").toBe(slot.content_address.toLowerCase());
 }
 
 /** get_token codes are single use: the replay gets 400 invalid_grant and revokes the first access token. */
@@ -104,7 +102,11 @@ export async function metaAuthorizeRejectsBadRequests(ctx: ConformanceContext): 
   const s3 = ctx.unique("meta");
   await expectError(await metaAuthorize(ctx, jwt, { ...query(s3), client_id: "sg_unknown_client_000000000" }), "invalid_client", "unknown client");
   const s4 = ctx.unique("meta");
-  await expectError(await metaAuthorize(ctx, jwt, { ...query(s4), redirect_uri: `${backend.redirect_uri}/` }), "redirect_uri_mismatch", "redirect_uri with slash");
+  await expectError(
+    await metaAuthorize(ctx, jwt, { ...query(s4), redirect_uri: `${backend.redirect_uri}/` }),
+    "redirect_uri_mismatch",
+    "redirect_uri with slash",
+  );
   const s5 = ctx.unique("meta");
   await expectError(await metaAuthorize(ctx, jwt, { client_id: backend.client_id, state: s5 } as Record<string, string>), "invalid_request", "no redirect_uri");
   await settle();

@@ -6,7 +6,12 @@ import type { ConformanceContext, RegisteredClient } from "../context.js";
 import type { CheckGroup } from "./check.js";
 
 function refresh(ctx: ConformanceContext, refreshToken: string, client: RegisteredClient = ctx.clients.refresh): Promise<Response> {
-  return ctx.postForm(PATHS.token, { grant_type: GRANT_TYPES.refreshToken, refresh_token: refreshToken, client_id: client.client_id, client_secret: client.client_secret });
+  return ctx.postForm(PATHS.token, {
+    grant_type: GRANT_TYPES.refreshToken,
+    refresh_token: refreshToken,
+    client_id: client.client_id,
+    client_secret: client.client_secret,
+  });
 }
 
 /** A sign-in of alice at the refresh client: the code exchange's answer, with its refresh token. */
@@ -74,8 +79,16 @@ export async function refreshEndsOnLogoutAndRevocation(ctx: ConformanceContext):
 export async function refreshTokenIsChecked(ctx: ConformanceContext): Promise<void> {
   const first = await signIn(ctx);
   await expectError(await refresh(ctx, "sgr_never-issued-000000000000000000000000000"), "invalid_grant", "unknown token");
-  await expectError(await refresh(ctx, first.refresh_token, { ...ctx.clients.refresh, client_secret: `${ctx.clients.refresh.client_secret}x` }), "invalid_client", "wrong secret");
-  const missing = await ctx.postForm(PATHS.token, { grant_type: GRANT_TYPES.refreshToken, client_id: ctx.clients.refresh.client_id, client_secret: ctx.clients.refresh.client_secret });
+  await expectError(
+    await refresh(ctx, first.refresh_token, { ...ctx.clients.refresh, client_secret: `${ctx.clients.refresh.client_secret}x` }),
+    "invalid_client",
+    "wrong secret",
+  );
+  const missing = await ctx.postForm(PATHS.token, {
+    grant_type: GRANT_TYPES.refreshToken,
+    client_id: ctx.clients.refresh.client_id,
+    client_secret: ctx.clients.refresh.client_secret,
+  });
   await expectError(missing, "invalid_request", "no refresh_token");
   await expectOk(await refresh(ctx, first.refresh_token), tokenResponseSchema, 200, "the token still works after refused attempts");
 }

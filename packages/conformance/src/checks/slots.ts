@@ -1,5 +1,11 @@
 import { PATHS, type SlotView } from "@slotgate/protocol";
-import { slotActivateResponseSchema, slotListResponseSchema, slotResponseSchema, statusLoginResponseSchema, statusLogoutResponseSchema } from "@slotgate/protocol/schemas";
+import {
+  slotActivateResponseSchema,
+  slotListResponseSchema,
+  slotResponseSchema,
+  statusLoginResponseSchema,
+  statusLogoutResponseSchema,
+} from "@slotgate/protocol/schemas";
 import { expect } from "vitest";
 import { expectError, expectOk } from "../assertions.js";
 import type { ConformanceContext, RegisteredClient, TestUser } from "../context.js";

@@ -1,10 +1,5 @@
 import { PATHS } from "@slotgate/protocol";
-import {
-  statusCheckResponseSchema,
-  statusLoginResponseSchema,
-  statusLogoutResponseSchema,
-  statusUpdateSchema,
-} from "@slotgate/protocol/schemas";
+import { statusCheckResponseSchema, statusLoginResponseSchema, statusLogoutResponseSchema, statusUpdateSchema } from "@slotgate/protocol/schemas";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { expectDetailPath, expectError, expectOk } from "../assertions.js";

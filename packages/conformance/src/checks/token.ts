@@ -1,4 +1,4 @@
-import { LIMITS } from "@slotgate/protocol";
+import { LIMITS, PATHS } from "@slotgate/protocol";
 import { tokenResponseSchema, validateResponseSchema } from "@slotgate/protocol/schemas";
 import { expect } from "vitest";
 import { expectError, expectOk } from "../assertions.js";
@@ -135,12 +135,38 @@ export async function pkceIsEnforced(ctx: ConformanceContext): Promise<void> {
 }
 
 /** Token endpoint checks. */
+/**
+ * The client SDK's redirect login (issue 32): a web client's code made with a PKCE challenge is redeemed with the
+ * verifier alone, no secret: the answer is the player's 7-day user JWT (what the popup hands over), never a refresh
+ * token; the same code again is a replay. A code made without a challenge is refused without the secret, and that
+ * attempt uses it up.
+ */
+export async function tokenBrowserLoginWithVerifierAlone(ctx: ConformanceContext): Promise<void> {
+  const { web } = ctx.clients;
+  const verifier = pkceVerifier();
+  const { code, redirect_uri } = await ctx.authorizeCode(web, ctx.users.alice, { code_challenge: await pkceChallenge(verifier) });
+  const redeem = (value: string, extra: Record<string, string> = {}) =>
+    ctx.postForm(PATHS.token, { grant_type: "authorization_code", code: value, redirect_uri, client_id: web.client_id, ...extra });
+  const body = await expectOk(await redeem(code, { code_verifier: verifier }), tokenResponseSchema, 200, "browser login");
+  expect(body.refresh_token, "no refresh token in a browser").toBeUndefined();
+  const validated = await expectOk(await ctx.validate(body.access_token), validateResponseSchema);
+  expect(validated).toMatchObject({ user_id: ctx.users.alice.user_id, client_id: web.client_id, token_use: "user_jwt" });
+  expect(body.expires_in).toBe(LIMITS.userJwtLifetimeSeconds);
+  await expectError(await redeem(code, { code_verifier: verifier }), "invalid_grant", "the same code again");
+
+  const plain = await ctx.authorizeCode(web, ctx.users.alice);
+  await expectError(await redeem(plain.code, { code_verifier: verifier }), "invalid_grant", "a code made without a challenge, no secret");
+  await expectError(await ctx.exchange(web, plain.code), "invalid_grant", "that code afterwards, with the secret");
+}
+
 export const tokenChecks: CheckGroup = {
   "JSON body + client_secret_post -> 200 TokenResponse, no-store, token validates": tokenExchangeJsonPost,
   "form body + client_secret_basic -> 200": tokenExchangeFormBasic,
   "content_address present for blockchain clients, stable per user": tokenContentAddressForBlockchainClient,
   "Basic and body credentials together -> 400 invalid_request": tokenRejectsBothAuthMethods,
   "wrong secret / unknown client -> 401 invalid_client": tokenRejectsBadClientAuth,
+  "browser login: a PKCE code redeemed with the verifier alone -> user JWT, no refresh token; a code without a challenge refused":
+    tokenBrowserLoginWithVerifierAlone,
   "unknown grant_type -> 400 unsupported_grant_type": tokenRejectsUnsupportedGrantType,
   "unregistered redirect_uri -> 401 redirect_uri_mismatch": tokenRejectsUnregisteredRedirectUri,
   "replayed code -> 400 invalid_grant and its first token is revoked": codeIsSingleUse,

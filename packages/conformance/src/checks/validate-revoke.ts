@@ -2,7 +2,7 @@ import { LIMITS, PATHS } from "@slotgate/protocol";
 import { validateResponseSchema } from "@slotgate/protocol/schemas";
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, importJWK, jwtVerify } from "jose";
 import { expect } from "vitest";
-import { expectError, expectOk } from "../assertions.js";
+import { expectError, expectJson, expectOk } from "../assertions.js";
 import type { ConformanceContext } from "../context.js";
 import type { CheckGroup } from "./check.js";
 
@@ -31,6 +31,24 @@ export async function validateAcceptsUserJwt(ctx: ConformanceContext): Promise<v
   expect(body).toMatchObject({ user_id: ctx.users.bob.user_id, client_id: web.client_id, token_use: "user_jwt" });
   const claims = decodeJwt(jwt);
   expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(LIMITS.userJwtLifetimeSeconds);
+}
+
+/**
+ * `GET /v1/oauth/userinfo` names the token's user, for an access token and a user JWT alike: `sub` is the
+ * `user_id`, the nickname a new account's email local part, and nothing else (no email); no token is 401.
+ */
+export async function userinfoNamesTheTokensUser(ctx: ConformanceContext): Promise<void> {
+  const { web } = ctx.clients;
+  for (const [user, token] of [
+    [ctx.users.alice, (await ctx.accessToken(web, ctx.users.alice)).access_token],
+    [ctx.users.bob, await ctx.userJwt(web, ctx.users.bob)],
+  ] as const) {
+    const body = await expectJson(await ctx.request(PATHS.userinfo, { headers: ctx.bearer(token) }), 200, "userinfo");
+    expect(body, "userinfo of the token's user").toEqual({ success: true, sub: user.user_id, nickname: user.email.split("@")[0] });
+  }
+  await expectInvalidToken(await ctx.request(PATHS.userinfo), "userinfo without a token");
+  const metadata = await expectJson(await ctx.request(PATHS.metadata), 200, "metadata");
+  expect(metadata["userinfo_endpoint"], "the metadata document names the UserInfo endpoint").toBe(ctx.url(PATHS.userinfo));
 }
 
 /** No token, a malformed one, or another scheme: 401 invalid_token with the Bearer challenge. */
@@ -137,6 +155,7 @@ export const validateRevokeChecks: CheckGroup = {
   "revoke deactivates exactly that token": revokeDeactivatesToken,
   "JWKS key verifies access tokens and user JWTs (ES256, kid, iss, aud, typ at+jwt)": jwksVerifiesTokens,
   "validate and revoke allow CORS with *": bearerEndpointsAllowCors,
+  "userinfo names the token's user (sub, nickname), 401 without a token": userinfoNamesTheTokensUser,
 };
 
 /** Checks that need `operator.issueExpiredToken`. */

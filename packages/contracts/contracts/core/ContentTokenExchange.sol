@@ -14,8 +14,8 @@ import {IContentTokenExchange} from "../interfaces/IContentTokenExchange.sol";
  *         rules; the storage names follow the specification (`_cuid_releaseTokenEnabled`, `used_balances`).
  * @dev The owner is the platform's governance key; the operator and the spend recorder are the
  *      platform's service keys (see {IContentTokenExchange} for who may call what). XOTN moves only from
- *      `msg.sender` (`buy_content_token`), from a slot within the consent it gave for one cuid
- *      (`buy_for`), and from the treasury (release settlements), each under the XOTN allowance that
+ *      `msg.sender` (`buy_content_token`), from a slot within the consent it gave for one cuid under its
+ *      current owner (`buy_for`), and from the treasury (release settlements), each under the XOTN allowance that
  *      account gave this contract.
  */
 contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
@@ -40,8 +40,6 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     mapping(string cuid => bool enabled) public _cuid_releaseTokenEnabled;
     /// @notice The part of `used_balances` already settled by `release_used_balance`.
     mapping(address slot => mapping(string cuid => uint256 settled)) public released_used;
-    /// @notice XOTN wei the operator may still spend from a slot on one cuid (`approve_purchases`, `buy_for`).
-    mapping(address slot => mapping(string cuid => uint256 amount)) public purchase_allowance;
     /// @notice Platform fees the treasury collected on purchases for a slot and cuid (caps its releases).
     mapping(address slot => mapping(string cuid => uint256 fees)) public fees_collected;
     /// @notice XOTN wei paid to the provider by releases for a slot and cuid.
@@ -57,8 +55,18 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
 
     mapping(address slot => mapping(string cuid => Holding holding)) private _holdings;
     mapping(string cuid => mapping(uint256 slot => SlotRecord record)) private _slots;
-    /// @dev Wallets that back a registered slot (each backs exactly one).
-    mapping(address wallet => bool used) private _slotWallets;
+
+    /// @dev Per wallet: whether it backs a registered slot (each backs at most one, for all its life),
+    ///      and its owner epoch: how many times that slot changed owner. Consents are kept per epoch, so
+    ///      an owner change ends every consent of the wallet in this one word.
+    struct WalletState {
+        bool backsSlot;
+        uint64 ownerEpoch;
+    }
+
+    mapping(address wallet => WalletState state) private _wallets;
+    /// @dev XOTN wei the operator may still spend from a slot on one cuid, per owner epoch of the slot.
+    mapping(address slot => mapping(uint256 epoch => mapping(string cuid => uint256 amount))) private _consents;
 
     /**
      * @notice Deploys the exchange; the deployer becomes the owner (move it to a multisig with
@@ -182,7 +190,7 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
     /// @inheritdoc IContentTokenExchange
     function approve_purchases(string calldata cuid, uint256 amount) external {
         _registered(cuid);
-        purchase_allowance[msg.sender][cuid] = amount;
+        _consents[msg.sender][_wallets[msg.sender].ownerEpoch][cuid] = amount;
         emit PurchaseAllowanceSet(msg.sender, keccak256(bytes(cuid)), cuid, amount);
     }
 
@@ -192,10 +200,11 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
         onlyOperator
         returns (uint256 tokenAmount, uint256 platformFee, uint256 providerReceived)
     {
-        uint256 allowed = purchase_allowance[slot][cuid];
+        mapping(string => uint256) storage consents = _consents[slot][_wallets[slot].ownerEpoch];
+        uint256 allowed = consents[cuid];
         if (allowed < xotnAmount) revert InsufficientPurchaseAllowance(slot, cuid, allowed, xotnAmount);
         unchecked {
-            purchase_allowance[slot][cuid] = allowed - xotnAmount;
+            consents[cuid] = allowed - xotnAmount;
         }
         return _buy(slot, slot, cuid, xotnAmount);
     }
@@ -267,8 +276,9 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
         SlotRecord storage record = _slots[cuid][slot];
         address current = record.owner;
         if (current != address(0)) revert SlotAlreadyOwned(slot, current);
-        if (_slotWallets[slotWallet]) revert SlotWalletInUse(slotWallet);
-        _slotWallets[slotWallet] = true;
+        WalletState storage wallet = _wallets[slotWallet];
+        if (wallet.backsSlot) revert SlotWalletInUse(slotWallet);
+        wallet.backsSlot = true;
         record.owner = aaAddress;
         record.wallet = slotWallet;
         emit SlotOwnerChanged(slot, address(0), aaAddress, cuid);
@@ -283,10 +293,24 @@ contract ContentTokenExchange is IContentTokenExchange, Ownable2Step {
         if (newOwner == address(0)) revert ZeroAddress();
         record.owner = newOwner;
         record.trCnt += 1;
+        address slotWallet = record.wallet;
+        uint64 epoch = _wallets[slotWallet].ownerEpoch + 1;
+        _wallets[slotWallet].ownerEpoch = epoch;
         emit SlotOwnerChanged(slot, current, newOwner, cuid);
+        emit PurchaseConsentsEnded(slotWallet, epoch);
     }
 
     // ---------------------------------------------------------------- views
+
+    /// @inheritdoc IContentTokenExchange
+    function purchase_allowance(address slot, string calldata cuid) external view returns (uint256 amount) {
+        return _consents[slot][_wallets[slot].ownerEpoch][cuid];
+    }
+
+    /// @inheritdoc IContentTokenExchange
+    function owner_epoch(address wallet) external view returns (uint256 epoch) {
+        return _wallets[wallet].ownerEpoch;
+    }
 
     /// @inheritdoc IContentTokenExchange
     function balance_adex(address slot, string calldata cuid) external view returns (uint256 balance, uint256 used) {

@@ -108,6 +108,14 @@ interface IContentTokenExchange {
     event PurchaseAllowanceSet(address indexed slot, bytes32 indexed cuidKey, string cuid, uint256 amount);
 
     /**
+     * @notice The slot wallet's slot changed owner: every consent it gave (`approve_purchases`, any cuid)
+     *         has ended, and `purchase_allowance` answers 0 until the new owner consents.
+     * @param slot the slot wallet
+     * @param ownerEpoch its owner epoch from now on (`owner_epoch`)
+     */
+    event PurchaseConsentsEnded(address indexed slot, uint256 ownerEpoch);
+
+    /**
      * @notice Content tokens were bought for a slot.
      * @param payer the account whose XOTN paid (always `msg.sender` of the purchase)
      * @param slot the slot address credited with content tokens
@@ -321,8 +329,9 @@ interface IContentTokenExchange {
 
     /**
      * @notice The calling slot consents that the operator spends up to `amount` XOTN wei of its XOTN on
-     *         content tokens of `cuid` for it (`buy_for`), and on no other cuid. Replaces the earlier
-     *         consent for that cuid (0 withdraws it).
+     *         content tokens of `cuid` for it (`buy_for`), and on no other cuid, until its slot changes
+     *         owner (`change_slot_owner` ends every consent of the wallet). Replaces the earlier consent
+     *         for that cuid (0 withdraws it).
      * @dev The slot must also have approved this contract on the XOTN token (any amount, e.g.
      *      unlimited: XOTN leaves a slot through this contract only by the slot's own
      *      `buy_content_token` or within this consent).
@@ -332,9 +341,28 @@ interface IContentTokenExchange {
     function approve_purchases(string calldata cuid, uint256 amount) external;
 
     /**
+     * @notice XOTN wei the operator may still spend from `slot` on content tokens of `cuid` (`buy_for`):
+     *         what the slot consented to under its current owner, less what `buy_for` spent.
+     * @dev Consents are kept per owner epoch of the slot wallet: `change_slot_owner` starts a new epoch,
+     *      so a consent never outlives the owner that gave it.
+     * @param slot the slot wallet
+     * @param cuid the cuid
+     * @return amount XOTN wei
+     */
+    function purchase_allowance(address slot, string calldata cuid) external view returns (uint256 amount);
+
+    /**
+     * @notice How many times the slot `wallet` backs changed owner (equal to that slot's `trCnt`; 0 for a
+     *         wallet that backs no slot). Consents given under an earlier epoch no longer count.
+     * @param wallet the wallet
+     * @return epoch its owner epoch
+     */
+    function owner_epoch(address wallet) external view returns (uint256 epoch);
+
+    /**
      * @notice Buys content tokens of `cuid` for `slot`, paid by `slot` itself, within the consent the slot
      *         gave for that cuid: one transaction, nothing held in between. Operator (or owner) only.
-     * @dev Reduces `purchase_allowance[slot][cuid]` by `xotnAmount`, then splits and credits exactly like
+     * @dev Reduces `purchase_allowance(slot, cuid)` by `xotnAmount`, then splits and credits exactly like
      *      {buy_content_token} with `slot` as the payer.
      * @param slot the slot that pays and is credited
      * @param cuid the registered cuid
@@ -402,7 +430,8 @@ interface IContentTokenExchange {
     /**
      * @notice Gives slot `slot` of `cuid` to `newOwner` and counts the transfer (`trCnt` + 1). Callable
      *         by the slot's wallet (a sale: one UserOperation from the slot wallet that also hands its
-     *         owner key over) or by the current owner's wallet (spec 4.9).
+     *         owner key over) or by the current owner's wallet (spec 4.9). Starts a new owner epoch of
+     *         the slot wallet: every consent it gave (`approve_purchases`) ends (`PurchaseConsentsEnded`).
      * @param cuid the cuid
      * @param slot the slot number
      * @param newOwner the new owner's user wallet, not zero

@@ -53,10 +53,7 @@ export function operationGasCeiling(op: Pick<UserOperation, "callGasLimit" | "ve
  * checkOperationGas(op, 4_000_000n);
  * ```
  */
-export function checkOperationGas(
-  op: Pick<UserOperation, "callGasLimit" | "verificationGasLimit" | "preVerificationGas">,
-  maxGas: bigint,
-): void {
+export function checkOperationGas(op: Pick<UserOperation, "callGasLimit" | "verificationGasLimit" | "preVerificationGas">, maxGas: bigint): void {
   const ceiling = operationGasCeiling(op);
   if (ceiling > requireNonNegative(maxGas, "maxGas")) {
     throw new ContractsError("sponsorship_refused", `the operation may use ${ceiling} gas, above the per-operation cap of ${maxGas}`, {

@@ -9,14 +9,7 @@ import { DEFAULT_MAX_OPERATION_GAS, type SponsorshipPolicy, checkOperationGas, s
 import { signUserOperation } from "./sign.js";
 import { type SponsorshipWindow, sponsorUserOperation, sponsorshipWindow } from "./sponsor.js";
 import { type SubmitResult, type UserOperationOutcome, submitUserOperations } from "./submit.js";
-import {
-  type UserOperation,
-  type UserOperationCalls,
-  type UserOperationGas,
-  buildUserOperation,
-  encodeCalls,
-  getUserOpHash,
-} from "./user-operation.js";
+import { type UserOperation, type UserOperationCalls, type UserOperationGas, buildUserOperation, encodeCalls, getUserOpHash } from "./user-operation.js";
 
 /** The nonces the next operation of a wallet must carry. */
 export interface OperationNonces {
@@ -47,11 +40,7 @@ export async function readOperationNonces(
   sender: string,
 ): Promise<OperationNonces> {
   const entryPoint = new Contract(requireAddress(addresses.entryPoint, "entryPoint"), entryPointAbi, provider) as unknown as EntryPointContract;
-  const paymaster = new Contract(
-    requireAddress(addresses.paymaster, "paymaster"),
-    slotgatePaymasterAbi,
-    provider,
-  ) as unknown as SlotgatePaymasterContract;
+  const paymaster = new Contract(requireAddress(addresses.paymaster, "paymaster"), slotgatePaymasterAbi, provider) as unknown as SlotgatePaymasterContract;
   const wallet = requireAddress(sender, "sender");
   try {
     const [nonce, paymasterNonce] = await Promise.all([entryPoint.getNonce(wallet, 0n), paymaster.senderNonce(wallet)]);
@@ -163,6 +152,111 @@ async function chainFacts(input: PrepareSponsoredUserOperationInput, sender: str
 }
 
 /**
+ * Input of {@link assembleSponsoredUserOperation}: every chain fact known, so that nothing is read from
+ * the node (a service reads them, and simulates the call, before it takes a wallet's nonce in a database
+ * transaction, and assembles the operation inside it).
+ */
+export interface AssembleSponsoredUserOperationInput {
+  /** EntryPoint, factory and paymaster of the deployed system. */
+  addresses: Pick<SlotgateAddresses, "entryPoint" | "factory" | "paymaster">;
+  /** The wallet owner's signer (signs locally: no call to the node). */
+  owner: Signer;
+  /** The platform's paymaster signer (signs locally). */
+  paymasterSigner: Signer;
+  /** The wallet. */
+  sender: string;
+  /** The owner the wallet's address was computed from, for its deploying initCode. */
+  initialOwner: string;
+  /** CREATE2 salt of the wallet. */
+  salt: bigint;
+  /** What the wallet does. */
+  calls: UserOperationCalls;
+  /** Gas limit overrides. */
+  gas?: Partial<UserOperationGas>;
+  chainId: bigint;
+  /** EntryPoint nonce of the operation. */
+  nonce: bigint;
+  /** The paymaster's `senderNonce` the operation validates with. */
+  paymasterNonce: bigint;
+  fees: UserOperationFees;
+  window: SponsorshipWindow;
+  /** Whether the wallet has code on chain; an operation of nonce 0 of a wallet without code deploys it. */
+  walletDeployed: boolean;
+  /** The per-operation gas cap ({@link checkOperationGas}), or false for none. @default DEFAULT_MAX_OPERATION_GAS */
+  maxOperationGas?: bigint | false;
+}
+
+/** The unsigned operation of known chain facts, checked (sender, fees, gas cap): no call to the node. */
+function unsignedOperation(input: AssembleSponsoredUserOperationInput): { unsigned: UserOperation; deploysWallet: boolean } {
+  const { addresses, initialOwner, salt } = input;
+  const sender = requireAddress(input.sender, "sender");
+  const deploysWallet = input.nonce === 0n && !input.walletDeployed;
+  if (deploysWallet && computeWalletAddress(addresses.factory, initialOwner, salt) !== sender) {
+    throw new ContractsError("invalid_argument", "sender is not deployed and is not the wallet of (owner, salt)");
+  }
+  const maxFeePerGas = input.fees.maxFeePerGas ?? input.fees.gasPrice;
+  if (maxFeePerGas == null) throw new ContractsError("chain_error", "the provider reported no fee data");
+  const unsigned = buildUserOperation({
+    sender,
+    nonce: input.nonce,
+    initCode: deploysWallet ? encodeInitCode(addresses.factory, initialOwner, salt) : "0x",
+    callData: encodeCalls(input.calls),
+    ...(input.gas === undefined ? {} : { gas: input.gas }),
+    maxFeePerGas,
+    maxPriorityFeePerGas: input.fees.maxPriorityFeePerGas ?? maxFeePerGas,
+  });
+  if (input.maxOperationGas !== false) checkOperationGas(unsigned, input.maxOperationGas ?? DEFAULT_MAX_OPERATION_GAS);
+  return { unsigned, deploysWallet };
+}
+
+/** The paymaster's signature, then the owner's: the operation ready to submit. */
+async function signSponsored(
+  unsigned: UserOperation,
+  deploysWallet: boolean,
+  input: Pick<AssembleSponsoredUserOperationInput, "addresses" | "owner" | "paymasterSigner" | "chainId" | "paymasterNonce" | "window">,
+): Promise<PreparedUserOperation> {
+  const { addresses, chainId, window } = input;
+  const sponsored = await sponsorUserOperation(unsigned, {
+    paymaster: addresses.paymaster,
+    signer: input.paymasterSigner,
+    chainId,
+    paymasterNonce: input.paymasterNonce,
+    window,
+  });
+  const userOperation = await signUserOperation(sponsored, input.owner, { entryPoint: addresses.entryPoint, chainId });
+  return {
+    userOperation,
+    userOpHash: getUserOpHash(userOperation, addresses.entryPoint, chainId),
+    sender: userOperation.sender,
+    deploysWallet,
+    validUntil: window.validUntil,
+    validAfter: window.validAfter,
+  };
+}
+
+/**
+ * Builds, checks (the gas cap), sponsors and signs a UserOperation from chain facts the caller read
+ * before: no call to the node, so it may run inside a database transaction that holds the wallet's
+ * nonce. The call's simulation ({@link simulateWalletCall}) is the caller's, before.
+ * {@link prepareSponsoredUserOperation} is the same with the facts read and the call simulated.
+ *
+ * @param input - the signers, the wallet, the calls and every chain fact
+ * @returns the signed operation and its facts
+ *
+ * @example
+ * ```ts
+ * const prepared = await assembleSponsoredUserOperation({
+ *   addresses, owner, paymasterSigner, sender, initialOwner, salt: W_SALT, calls,
+ *   chainId, nonce, paymasterNonce, fees, window, walletDeployed: (await provider.getCode(sender)) !== "0x",
+ * });
+ * ```
+ */
+export async function assembleSponsoredUserOperation(input: AssembleSponsoredUserOperationInput): Promise<PreparedUserOperation> {
+  const { unsigned, deploysWallet } = unsignedOperation(input);
+  return signSponsored(unsigned, deploysWallet, input);
+}
+
+/**
  * Builds, sponsors and signs a UserOperation in the order ERC-4337 v0.6 needs (spec 4.11): nonce from
  * the EntryPoint, `initCode` only on the wallet's first operation (nonce 0 and no code yet), fees from
  * the provider, the platform's checks (the per-operation gas cap, {@link checkOperationGas}, and a
@@ -192,51 +286,22 @@ export async function prepareSponsoredUserOperation(input: PrepareSponsoredUserO
   const ownWallet = computeWalletAddress(addresses.factory, initialOwner, salt);
   const sender = requireAddress(input.sender ?? ownWallet, "sender");
   const { chainId, nonces, fees, window, code } = await chainFacts(input, sender);
-
-  const deploysWallet = nonces.nonce === 0n && code === "0x";
-  if (deploysWallet && ownWallet !== sender) {
-    throw new ContractsError("invalid_argument", "sender is not deployed and is not the wallet of (owner, salt)");
-  }
-  const maxFeePerGas = fees.maxFeePerGas ?? fees.gasPrice;
-  if (maxFeePerGas == null) throw new ContractsError("chain_error", "the provider reported no fee data");
-
-  const unsigned = buildUserOperation({
-    sender,
-    nonce: nonces.nonce,
-    initCode: deploysWallet ? encodeInitCode(addresses.factory, initialOwner, salt) : "0x",
-    callData: encodeCalls(input.calls),
-    ...(input.gas === undefined ? {} : { gas: input.gas }),
-    maxFeePerGas,
-    maxPriorityFeePerGas: fees.maxPriorityFeePerGas ?? maxFeePerGas,
+  const facts = { ...input, sender, initialOwner, salt, chainId, nonce: nonces.nonce, paymasterNonce: nonces.paymasterNonce, fees, window };
+  const { unsigned, deploysWallet } = unsignedOperation({
+    ...facts,
+    walletDeployed: code !== "0x",
+    maxOperationGas: input.policy === false ? false : (input.policy?.maxOperationGas ?? DEFAULT_MAX_OPERATION_GAS),
   });
-  if (input.policy !== false) {
-    checkOperationGas(unsigned, input.policy?.maxOperationGas ?? DEFAULT_MAX_OPERATION_GAS);
-    if (input.policy?.simulate !== false) {
-      await simulateWalletCall(input.provider, {
-        entryPoint: addresses.entryPoint,
-        sender,
-        callData: unsigned.callData,
-        callGasLimit: unsigned.callGasLimit,
-        ...(ownWallet === sender ? { initCode: encodeInitCode(addresses.factory, initialOwner, salt) } : {}),
-      });
-    }
+  if (input.policy !== false && input.policy?.simulate !== false) {
+    await simulateWalletCall(input.provider, {
+      entryPoint: addresses.entryPoint,
+      sender,
+      callData: unsigned.callData,
+      callGasLimit: unsigned.callGasLimit,
+      ...(ownWallet === sender ? { initCode: encodeInitCode(addresses.factory, initialOwner, salt) } : {}),
+    });
   }
-  const sponsored = await sponsorUserOperation(unsigned, {
-    paymaster: addresses.paymaster,
-    signer: input.paymasterSigner,
-    chainId,
-    paymasterNonce: nonces.paymasterNonce,
-    window,
-  });
-  const userOperation = await signUserOperation(sponsored, input.owner, { entryPoint: addresses.entryPoint, chainId });
-  return {
-    userOperation,
-    userOpHash: getUserOpHash(userOperation, addresses.entryPoint, chainId),
-    sender,
-    deploysWallet,
-    validUntil: window.validUntil,
-    validAfter: window.validAfter,
-  };
+  return signSponsored(unsigned, deploysWallet, facts);
 }
 
 /** Input of {@link sendSponsoredUserOperation}. */

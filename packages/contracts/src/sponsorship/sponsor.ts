@@ -47,10 +47,7 @@ function checkWindow(window: SponsorshipWindow): SponsorshipWindow {
  * const { validUntil, validAfter } = await sponsorshipWindow(provider);
  * ```
  */
-export async function sponsorshipWindow(
-  provider: Provider,
-  validForSeconds: number = DEFAULT_SPONSORSHIP_SECONDS,
-): Promise<SponsorshipWindow> {
+export async function sponsorshipWindow(provider: Provider, validForSeconds: number = DEFAULT_SPONSORSHIP_SECONDS): Promise<SponsorshipWindow> {
   if (!Number.isInteger(validForSeconds) || validForSeconds <= 0) {
     throw new ContractsError("invalid_argument", "validForSeconds must be a positive integer");
   }

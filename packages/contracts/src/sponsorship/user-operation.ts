@@ -97,14 +97,10 @@ export function buildUserOperation(input: BuildUserOperationInput): UserOperatio
     callData: requireBytes(input.callData, "callData"),
     callGasLimit: requireNonNegative(input.gas?.callGasLimit ?? DEFAULT_USER_OPERATION_GAS.callGasLimit, "callGasLimit"),
     verificationGasLimit: requireNonNegative(
-      input.gas?.verificationGasLimit ??
-        (deploys ? DEFAULT_USER_OPERATION_GAS.deployingVerificationGasLimit : DEFAULT_USER_OPERATION_GAS.verificationGasLimit),
+      input.gas?.verificationGasLimit ?? (deploys ? DEFAULT_USER_OPERATION_GAS.deployingVerificationGasLimit : DEFAULT_USER_OPERATION_GAS.verificationGasLimit),
       "verificationGasLimit",
     ),
-    preVerificationGas: requireNonNegative(
-      input.gas?.preVerificationGas ?? DEFAULT_USER_OPERATION_GAS.preVerificationGas,
-      "preVerificationGas",
-    ),
+    preVerificationGas: requireNonNegative(input.gas?.preVerificationGas ?? DEFAULT_USER_OPERATION_GAS.preVerificationGas, "preVerificationGas"),
     maxFeePerGas,
     maxPriorityFeePerGas: requireNonNegative(input.maxPriorityFeePerGas ?? maxFeePerGas, "maxPriorityFeePerGas"),
     paymasterAndData: "0x",
@@ -208,9 +204,7 @@ export function getUserOpHash(op: UserOperation, entryPoint: string, chainId: bi
       keccak256(op.paymasterAndData),
     ],
   );
-  return keccak256(
-    coder.encode(["bytes32", "address", "uint256"], [keccak256(packed), requireAddress(entryPoint, "entryPoint"), chainId]),
-  );
+  return keccak256(coder.encode(["bytes32", "address", "uint256"], [keccak256(packed), requireAddress(entryPoint, "entryPoint"), chainId]));
 }
 
 /**
@@ -240,4 +234,3 @@ export function userOperationToRpc(op: UserOperation): Record<keyof UserOperatio
     signature: op.signature,
   };
 }
-

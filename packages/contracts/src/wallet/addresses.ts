@@ -85,10 +85,7 @@ export function computeWalletAddress(factory: string, owner: string, salt: bigin
   const factoryAddress = requireAddress(factory, "factory");
   const ownerAddress = requireAddress(owner, "owner");
   const initialize = accountInterface.encodeFunctionData("initialize", [ownerAddress]);
-  const constructorArgs = AbiCoder.defaultAbiCoder().encode(
-    ["address", "bytes"],
-    [computeAccountImplementationAddress(factoryAddress), initialize],
-  );
+  const constructorArgs = AbiCoder.defaultAbiCoder().encode(["address", "bytes"], [computeAccountImplementationAddress(factoryAddress), initialize]);
   const initCodeHash = keccak256(concat([erc1967ProxyBytecode, constructorArgs]));
   return getCreate2Address(factoryAddress, toBeHex(checkedSalt(salt), 32), initCodeHash);
 }
@@ -136,9 +133,6 @@ export function computeWalletAddresses(factory: string, owner: string): WalletAd
  */
 export function encodeInitCode(factory: string, owner: string, salt: bigint): string {
   const factoryAddress = requireAddress(factory, "factory");
-  const call = factoryInterface.encodeFunctionData("createAccount", [
-    requireAddress(owner, "owner"),
-    checkedSalt(salt),
-  ]);
+  const call = factoryInterface.encodeFunctionData("createAccount", [requireAddress(owner, "owner"), checkedSalt(salt)]);
   return concat([factoryAddress, call]);
 }

@@ -101,10 +101,7 @@ export interface BuyContentTokenCallsInput {
  */
 export function buyContentTokenCalls(input: BuyContentTokenCallsInput): WalletCall[] {
   const amount = positive(input.amount, "amount");
-  return [
-    erc20ApproveCall(input.xotn, input.exchange, amount),
-    buyContentTokenCall(input.exchange, input.slot, input.cuid, amount),
-  ];
+  return [erc20ApproveCall(input.xotn, input.exchange, amount), buyContentTokenCall(input.exchange, input.slot, input.cuid, amount)];
 }
 
 /**
@@ -152,25 +149,46 @@ export function changeSlotOwnerCall(exchange: string, cuid: string, slot: bigint
   return { to: exchange, data: exchangeInterface.encodeFunctionData("change_slot_owner", [cuid, slot, newOwner]) };
 }
 
+/** Input of {@link slotSaleCalls}. */
+export interface SlotSaleCallsInput {
+  /** Exchange address. */
+  exchange: string;
+  /** XOTN address (the slot wallet's approval of the exchange is zeroed). */
+  xotn: string;
+  /** The slot's cuid. */
+  cuid: string;
+  /** The slot number within the cuid. */
+  slot: bigint;
+  /** The slot wallet: the UserOperation's sender. */
+  slotWallet: string;
+  /** The buyer's user wallet (W_SALT), the registry's new owner. */
+  buyerWallet: string;
+  /** The buyer's owner EOA, the slot wallet's new owner key. */
+  buyerOwner: string;
+}
+
 /**
- * The calls a slot wallet makes to sell itself (one UserOperation, `executeBatch`, both or neither):
- * the registry's owner becomes the buyer's user wallet (`change_slot_owner`, counted in `trCnt`), and
- * the slot wallet's owner key becomes the buyer's owner EOA (`changeOwner` on itself). The address,
- * the balance and the used balances stay; the seller's key no longer validates for the wallet.
+ * The calls a slot wallet makes to sell itself (one UserOperation, `executeBatch`, all or none):
+ * the registry's owner becomes the buyer's user wallet (`change_slot_owner`, counted in `trCnt`; it also
+ * ends every purchase consent the seller gave), the wallet's XOTN approval of the exchange is zeroed,
+ * and the slot wallet's owner key becomes the buyer's owner EOA (`changeOwner` on itself). The address,
+ * the balance and the used balances stay; the seller's key no longer validates for the wallet, and
+ * nothing the seller set stays behind (docs/decisions/marketplace.md).
  *
- * @param input - the exchange, the slot (`cuid`, `slot` number, its `slotWallet`) and the buyer's
- *   user wallet and owner EOA
- * @returns the two wallet calls, for `calls` of a UserOperation whose sender is `slotWallet`
+ * @param input - the exchange and XOTN, the slot (`cuid`, `slot` number, its `slotWallet`) and the
+ *   buyer's user wallet and owner EOA
+ * @returns the three wallet calls, for `calls` of a UserOperation whose sender is `slotWallet`
  *
  * @example
  * ```ts
  * await sendSponsoredUserOperation({ ...context, owner: sellerOwner, sender: slotWallet,
- *   calls: slotSaleCalls({ exchange: addresses.exchange, cuid: "game-1", slot: 3n, slotWallet, buyerWallet, buyerOwner }) });
+ *   calls: slotSaleCalls({ exchange: addresses.exchange, xotn: addresses.xotn, cuid: "game-1", slot: 3n, slotWallet, buyerWallet, buyerOwner }) });
  * ```
  */
-export function slotSaleCalls(input: { exchange: string; cuid: string; slot: bigint; slotWallet: string; buyerWallet: string; buyerOwner: string }): WalletCall[] {
+export function slotSaleCalls(input: SlotSaleCallsInput): WalletCall[] {
   return [
     changeSlotOwnerCall(input.exchange, input.cuid, input.slot, input.buyerWallet),
+    erc20ApproveCall(input.xotn, input.exchange, 0n),
     { to: input.slotWallet, data: accountInterface.encodeFunctionData("changeOwner", [input.buyerOwner]) },
   ];
 }

@@ -37,9 +37,7 @@ export const XOTN = 10n ** 18n;
 
 export async function startSystem(): Promise<TestSystem> {
   const provider = startChain();
-  const [platform, providerWallet, bundler, stranger, holder] = await Promise.all(
-    [0, 1, 2, 3, 4].map((index) => account(provider, index)),
-  );
+  const [platform, providerWallet, bundler, stranger, holder] = await Promise.all([0, 1, 2, 3, 4].map((index) => account(provider, index)));
   if (!platform || !providerWallet || !bundler || !stranger || !holder) throw new Error("hardhat accounts missing");
   const paymasterSigner = offlineKey();
   const addresses = await deploy(platform, { paymasterSigner: paymasterSigner.address });

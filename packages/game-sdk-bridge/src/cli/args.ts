@@ -14,8 +14,9 @@ export const USAGE = `Usage: slotgate-login --client-id ID --redirect-uri URI [-
                       [--loopback-port N] [--timeout-ms N]
        slotgate-login --device --client-id ID [--slotgate-url URL]
 
-Signs a player in through the system browser and a loopback redirect (RFC 8252)
-and prints exactly one JSON line on stdout:
+Signs a player in through the system browser and a loopback redirect (RFC 8252,
+PKCE S256: the code is redeemed with the verifier, no secret) and prints exactly
+one JSON line on stdout:
   {"Success":true,"Jwt":"eyJ...","ErrorMessage":null,"ErrorCode":null}
 
 With --device (consoles and TVs, RFC 8628) no browser is opened: a first JSON line
@@ -25,7 +26,9 @@ entered it on another device (the code, URL and a QR code also go to stderr):
 
 Options:
   --client-id ID       the client application's public id (required)
-  --redirect-uri URI   the registered loopback URI http://127.0.0.1:<port>/callback (required)
+  --redirect-uri URI   the registered loopback URI (required): http://127.0.0.1/callback
+                       listens on a port the system picks (a public client), or
+                       http://127.0.0.1:<port>/callback on that port
   --slotgate-url URL   Slotgate base address (default https://auth.slotgate.io)
   --loopback-port N    port to listen on when the redirect URI names none
   --timeout-ms N       how long to wait for the sign-in (default 120000)
@@ -82,9 +85,7 @@ export function parseCliArgs(argv: readonly string[]): CliRequest {
     if (token.kind !== "option") continue;
     const name = token.name;
     if (/secret/i.test(name)) {
-      throw usageError(
-        `--${name} is not accepted: a client secret must never be given to a game build. Keep it on your game backend.`,
-      );
+      throw usageError(`--${name} is not accepted: a client secret must never be given to a game build. Keep it on your game backend.`);
     }
     if (name === "help" || name === "version" || name === "device") {
       if (token.value !== undefined) throw usageError(`--${name} takes no value.`);

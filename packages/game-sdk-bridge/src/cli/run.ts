@@ -6,7 +6,7 @@ import { failureResult, type LoginResult } from "../result.js";
 import { type CliRequest, parseCliArgs, USAGE } from "./args.js";
 
 /** Exit status of `slotgate-login`. @internal */
-export const EXIT = { signedIn: 0, failed: 1, usage: 2 } as const;
+const EXIT = { signedIn: 0, failed: 1, usage: 2 } as const;
 
 /** Where the CLI writes and what it reads from its process. @internal */
 export interface CliIo {

@@ -1,6 +1,7 @@
 import { type DeviceLoginConfig, resolveDeviceLoginConfig } from "../config.js";
 import { GameSdkBridgeError } from "../errors.js";
 import { isJwtShaped } from "../loopback/callback.js";
+import { cancelled, postForm } from "../post-form.js";
 import { failureResult, type LoginResult, successResult } from "../result.js";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -51,38 +52,6 @@ export interface DeviceLoginOptions {
    * @default globalThis.fetch
    */
   fetch?: typeof fetch;
-}
-
-type Answer = { ok: true; body: Record<string, unknown> } | { ok: false; error: string | undefined; description: string | undefined };
-
-async function postForm(fetchFn: typeof fetch, url: URL, fields: Record<string, string>, signal: AbortSignal | undefined): Promise<Answer> {
-  let response: Response;
-  try {
-    response = await fetchFn(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
-      body: new URLSearchParams(fields).toString(),
-      ...(signal ? { signal } : {}),
-    });
-  } catch (cause) {
-    if (signal?.aborted) throw cancelled();
-    throw new GameSdkBridgeError("network_error", `The Slotgate service at ${url.origin} could not be reached.`, { cause });
-  }
-  let body: unknown;
-  try {
-    body = await response.json();
-  } catch {
-    body = undefined;
-  }
-  const record = body !== null && typeof body === "object" && !Array.isArray(body) ? (body as Record<string, unknown>) : undefined;
-  if (!record) throw new GameSdkBridgeError("network_error", `The Slotgate service answered HTTP ${response.status} without a JSON body.`);
-  if (response.ok) return { ok: true, body: record };
-  const text = (v: unknown) => (typeof v === "string" ? v.replace(/[^\x20-\x7e]/g, "?").slice(0, 300) : undefined);
-  return { ok: false, error: text(record["error"]), description: text(record["error_description"] ?? record["message"]) };
-}
-
-function cancelled(): GameSdkBridgeError {
-  return new GameSdkBridgeError("cancelled", "The login was cancelled.");
 }
 
 function wait(seconds: number, signal: AbortSignal | undefined): Promise<void> {
@@ -158,7 +127,10 @@ async function runDeviceLogin(config: DeviceLoginConfig, options: DeviceLoginOpt
       case "expired_token":
         throw new GameSdkBridgeError("code_expired", "The code expired before the player entered it. Start the login again.");
       default:
-        throw new GameSdkBridgeError("authorization_error", `Slotgate ended the device login (${polled.error ?? "error"}): ${polled.description ?? "no description"}`);
+        throw new GameSdkBridgeError(
+          "authorization_error",
+          `Slotgate ended the device login (${polled.error ?? "error"}): ${polled.description ?? "no description"}`,
+        );
     }
   }
 }

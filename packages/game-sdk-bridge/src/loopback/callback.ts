@@ -1,11 +1,19 @@
 import { timingSafeEqual } from "node:crypto";
 import { GameSdkBridgeError } from "../errors.js";
 
-/** What one redirect to `/callback` means for the login. @internal */
+/** How one redirect to `/callback` ended the login: the player's JWT, or the failure to report. @internal */
 export type CallbackOutcome = { ok: true; jwt: string } | { ok: false; error: GameSdkBridgeError };
+
+/**
+ * What the redirect's query says: an authorization code to redeem with the PKCE verifier (a public
+ * client), the JWT itself (a confidential client's loopback redirect, spec 4.14), or a failure. @internal
+ */
+export type RedirectAnswer = CallbackOutcome | { ok: true; code: string };
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 const MAX_JWT_LENGTH = 16_384;
+/** An authorization code as Slotgate issues it (base64url), with room for any unreserved characters. */
+const CODE_SHAPE = /^[A-Za-z0-9._~-]{1,512}$/;
 
 /** Whether a value looks like a compact JWT (three base64url segments, at most 16 KiB); the game backend verifies it. */
 export function isJwtShaped(value: unknown): value is string {
@@ -32,10 +40,11 @@ function fail(code: GameSdkBridgeError["code"], message: string): CallbackOutcom
 
 /**
  * Interprets the query of a redirect to the loopback `/callback`. The state is
- * checked first, in constant time, so nothing else in an unsolicited request is trusted.
+ * checked first, in constant time, so nothing else in an unsolicited request is trusted;
+ * then an OAuth error; then exactly one `code` (or, from a confidential client's redirect, one `jwt`).
  * @internal
  */
-export function interpretCallback(query: URLSearchParams, expectedState: string): CallbackOutcome {
+export function interpretCallback(query: URLSearchParams, expectedState: string): RedirectAnswer {
   const states = query.getAll("state");
   if (states.length !== 1 || !sameState(states[0] ?? "", expectedState)) {
     return fail(
@@ -54,16 +63,20 @@ export function interpretCallback(query: URLSearchParams, expectedState: string)
     }
     return fail("authorization_error", `Slotgate reported an error during sign-in (${detail}).`);
   }
+  const codes = query.getAll("code");
   const jwts = query.getAll("jwt");
-  if (jwts.length === 0 || jwts[0] === "") {
-    if (query.has("code")) {
-      return fail(
-        "missing_jwt",
-        "The sign-in response carried an authorization code instead of a jwt. Register the redirect URI as a loopback " +
-          "URI (http://127.0.0.1:<port>/callback) for this client; a game build never exchanges codes, it has no secret.",
-      );
+  if (codes.length > 0 && jwts.length > 0) {
+    return fail("missing_jwt", "The sign-in response carried both a code and a jwt; it was refused.");
+  }
+  if (codes.length > 0) {
+    const code = codes[0] ?? "";
+    if (codes.length > 1 || !CODE_SHAPE.test(code)) {
+      return fail("missing_jwt", "The sign-in response did not carry exactly one well-formed code.");
     }
-    return fail("missing_jwt", "The sign-in response carried no jwt.");
+    return { ok: true, code };
+  }
+  if (jwts.length === 0 || jwts[0] === "") {
+    return fail("missing_jwt", "The sign-in response carried neither a code nor a jwt.");
   }
   const jwt = jwts[0] ?? "";
   if (jwts.length > 1 || !isJwtShaped(jwt)) {

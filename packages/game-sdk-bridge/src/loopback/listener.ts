@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { CALLBACK_PATH, LOOPBACK_HOST } from "../config.js";
 import { GameSdkBridgeError } from "../errors.js";
-import { type CallbackOutcome, interpretCallback } from "./callback.js";
+import { type CallbackOutcome, interpretCallback, type RedirectAnswer } from "./callback.js";
 import { failurePage, notFoundPage, PAGE_HEADERS, successPage } from "./pages.js";
 
 /** A running loopback listener waiting for the sign-in redirect. @internal */
@@ -21,8 +21,7 @@ function listenError(error: NodeJS.ErrnoException, port: number): GameSdkBridgeE
   if (error.code === "EADDRINUSE") {
     return new GameSdkBridgeError(
       "port_in_use",
-      `Port ${port} on ${LOOPBACK_HOST} is already in use by another program. Close it, or register another loopback ` +
-        "redirect URI and use its port.",
+      `Port ${port} on ${LOOPBACK_HOST} is already in use by another program. Close it, or register another loopback ` + "redirect URI and use its port.",
       { cause: error },
     );
   }
@@ -30,16 +29,31 @@ function listenError(error: NodeJS.ErrnoException, port: number): GameSdkBridgeE
   return new GameSdkBridgeError("listen_failed", `Cannot listen on ${LOOPBACK_HOST}:${port}: ${reason}.`, { cause: error });
 }
 
+/** Turns the redirect's answer into the login's outcome: a code is redeemed (with the PKCE verifier) before the page is sent. */
+async function settleAnswer(answer: RedirectAnswer, redeem: (code: string) => Promise<string>): Promise<CallbackOutcome> {
+  if (!answer.ok || !("code" in answer)) return answer;
+  try {
+    return { ok: true, jwt: await redeem(answer.code) };
+  } catch (error) {
+    const known =
+      error instanceof GameSdkBridgeError
+        ? error
+        : new GameSdkBridgeError("internal_error", "Unexpected error while redeeming the sign-in code.", { cause: error });
+    return { ok: false, error: known };
+  }
+}
+
 /**
- * Listens on `127.0.0.1:<port>` (never on all interfaces) for the sign-in
- * redirect. Requests with another Host header (DNS rebinding), another path or
+ * Listens on `127.0.0.1:<port>` (never on all interfaces; port 0: the one the operating system
+ * picks) for the sign-in redirect. Requests with another Host header (DNS rebinding), another path or
  * method get a 404/405 page and do not end the login; the first GET to
- * `/callback` decides it.
+ * `/callback` decides it. A redirect with a code is answered once `redeem` has turned it into the
+ * JWT (or failed), so the page the player sees tells the truth.
  *
  * @throws {@link GameSdkBridgeError} `port_in_use` or `listen_failed`.
  * @internal
  */
-export async function startCallbackListener(port: number, expectedState: string): Promise<CallbackListener> {
+export async function startCallbackListener(port: number, expectedState: string, redeem: (code: string) => Promise<string>): Promise<CallbackListener> {
   // A promise settles once; later calls are no-ops.
   let settle: (outcome: CallbackOutcome) => void = () => {};
   const outcome = new Promise<CallbackOutcome>((resolve) => {
@@ -50,6 +64,8 @@ export async function startCallbackListener(port: number, expectedState: string)
   let decided = false;
   let allowedHosts: Set<string> = new Set();
   const send = (res: ServerResponse, status: number, html: string, then?: () => void) => {
+    // The page was flushed, or the browser went away (perhaps while the code was redeemed): either way the redirect decided.
+    if (then) res.once("close", then);
     res.writeHead(status, PAGE_HEADERS);
     res.end(html, then);
   };
@@ -70,11 +86,12 @@ export async function startCallbackListener(port: number, expectedState: string)
       send(res, 405, notFoundPage());
       return;
     }
-    const result = interpretCallback(url.searchParams, expectedState);
     decided = true;
-    const deliver = () => settle(result);
-    if (result.ok) send(res, 200, successPage(), deliver);
-    else send(res, 400, failurePage(result.error.message), deliver);
+    void settleAnswer(interpretCallback(url.searchParams, expectedState), redeem).then((result) => {
+      const deliver = () => settle(result);
+      if (result.ok) send(res, 200, successPage(), deliver);
+      else send(res, 400, failurePage(result.error.message), deliver);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {

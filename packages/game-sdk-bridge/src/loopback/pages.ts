@@ -18,8 +18,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = {
   "X-Content-Type-Options": "nosniff",
   "X-Frame-Options": "DENY",
   "Content-Security-Policy":
-    `default-src 'none'; script-src ${sha256(SCRUB_SCRIPT)}; style-src ${sha256(STYLE)}; ` +
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    `default-src 'none'; script-src ${sha256(SCRUB_SCRIPT)}; style-src ${sha256(STYLE)}; ` + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
   Connection: "close",
 };
 
@@ -37,20 +36,12 @@ function page(title: string, cls: string, body: string): string {
 
 /** Page shown to the player after a successful sign-in. @internal */
 export function successPage(): string {
-  return page(
-    "Signed in to Slotgate",
-    "ok",
-    "<p>You are signed in. You can close this tab and return to the game.</p>",
-  );
+  return page("Signed in to Slotgate", "ok", "<p>You are signed in. You can close this tab and return to the game.</p>");
 }
 
 /** Page shown to the player when the sign-in failed; `message` is escaped. @internal */
 export function failurePage(message: string): string {
-  return page(
-    "Sign-in failed",
-    "fail",
-    `<p>${escapeHtml(message)}</p><p>Return to the game and try again.</p>`,
-  );
+  return page("Sign-in failed", "fail", `<p>${escapeHtml(message)}</p><p>Return to the game and try again.</p>`);
 }
 
 /** Page for any request that is not the sign-in redirect. @internal */

@@ -2,8 +2,7 @@ import { request } from "node:http";
 import { connect } from "node:net";
 
 /** A JWT-shaped string; the bridge only checks the shape, the game backend verifies it. */
-export const SAMPLE_JWT =
-  "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwbGF5ZXItMSIsImlzcyI6InNsb3RnYXRlIn0.c2lnbmF0dXJlLWJ5dGVz";
+export const SAMPLE_JWT = "eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJwbGF5ZXItMSIsImlzcyI6InNsb3RnYXRlIn0.c2lnbmF0dXJlLWJ5dGVz";
 
 export interface Page {
   status: number;
@@ -59,8 +58,39 @@ export function idleBrowser() {
   return { opened, openBrowser: (href: string) => void opened.push(parseAuthorize(href)) };
 }
 
+/** A confidential client's loopback redirect (spec 4.14): the JWT itself. */
 export function approve(jwt = SAMPLE_JWT) {
   return ({ state }: Authorize) => new URLSearchParams({ jwt, state }).toString();
+}
+
+/** A public client's loopback redirect: an authorization code to redeem with the PKCE verifier. */
+export function approveWithCode(code = "c0de-from-slotgate_1") {
+  return ({ state }: Authorize) => new URLSearchParams({ code, state }).toString();
+}
+
+/** One request the fake token endpoint received. */
+export interface TokenRequest {
+  url: string;
+  form: Record<string, string>;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * A `fetch` standing in for `{SlotgateUrl}/oauth/token`: records each request and answers `status` with
+ * `body` (default: 200 and the sample JWT as access_token); `hang` never answers until aborted.
+ */
+export function tokenEndpoint(answer: { status?: number; body?: unknown; hang?: boolean } = {}) {
+  const requests: TokenRequest[] = [];
+  const fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const signal = init?.signal ?? undefined;
+    requests.push({ url: String(input), form: Object.fromEntries(new URLSearchParams(String(init?.body))), signal });
+    if (answer.hang) {
+      await new Promise((_resolve, reject) => signal?.addEventListener("abort", () => reject(new DOMException("aborted", "AbortError"))));
+    }
+    const body = answer.body ?? { success: true, access_token: SAMPLE_JWT, token_type: "Bearer", expires_in: 604800, user_id: "1" };
+    return new Response(JSON.stringify(body), { status: answer.status ?? 200, headers: { "content-type": "application/json" } });
+  };
+  return { fetch: fetch as typeof globalThis.fetch, requests };
 }
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
@@ -76,11 +106,7 @@ export function isListening(port: number): Promise<boolean> {
 }
 
 /** A raw HTTP request to 127.0.0.1 with full control of method and Host header. */
-export function rawRequest(
-  port: number,
-  path: string,
-  options: { method?: string; host?: string } = {},
-): Promise<{ status: number; body: string }> {
+export function rawRequest(port: number, path: string, options: { method?: string; host?: string } = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       {

@@ -1,9 +1,10 @@
 import { type ErrorCode, LIMITS } from "@slotgate/protocol";
+import { ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { authorizeQuerySchema, authorizeStateRequired, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
 import { isLoopbackUri, requireClient, requireRegisteredRedirectUri } from "../clients.js";
 import { issueCode } from "../codes.js";
-import { type MockContext, urlOf } from "../context.js";
+import { type MockContext, endpointUrl } from "../context.js";
 import { queryRecord, readParams, validate } from "../http/body.js";
 import { HttpError } from "../http/http-error.js";
 import { errorResponse } from "../http/respond.js";
@@ -102,11 +103,20 @@ async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserR
 async function startSignup(ctx: MockContext, params: AuthorizeParams, client: ClientRecord, csrf: string, form: Record<string, unknown>): Promise<Response> {
   const email = typeof form["email"] === "string" ? form["email"].toLowerCase() : "";
   const password = typeof form["password"] === "string" ? form["password"] : "";
-  if (!devUserCredentialsSchema.safeParse({ email, password }).success) return formAgain({ params, csrf, client, error: "invalid_request", email, status: 400 });
+  if (!devUserCredentialsSchema.safeParse({ email, password }).success)
+    return formAgain({ params, csrf, client, error: "invalid_request", email, status: 400 });
   if (ctx.state.findEndUserByEmail(email)) return formAgain({ params, csrf, client, error: "email_taken", email, status: 409 });
   const challenge = randomBase64url(24);
   const code = String(Number.parseInt(randomHex(4), 16) % 10 ** LIMITS.otpDigits).padStart(LIMITS.otpDigits, "0");
-  ctx.state.signupChallenges.set(challenge, { email, password: await hashPassword(password), code, binding: csrf, attempts: 0, used: false, expiresAt: ctx.now() + LIMITS.otpLifetimeSeconds * 1000 });
+  ctx.state.signupChallenges.set(challenge, {
+    email,
+    password: await hashPassword(password),
+    code,
+    binding: csrf,
+    attempts: 0,
+    used: false,
+    expiresAt: ctx.now() + LIMITS.otpLifetimeSeconds * 1000,
+  });
   ctx.state.mails.push({ to: email, subject: "Confirm your email for Slotgate", text: `Your Slotgate sign-up code is ${code}\n` });
   return html(codePage({ params, csrfToken: csrf, clientName: client.name, challenge, sentTo: email }), 200);
 }
@@ -116,7 +126,8 @@ async function mailboxStep(ctx: MockContext, params: AuthorizeParams, client: Cl
   const id = String(form["challenge"]);
   const otp = typeof form["otp"] === "string" ? form["otp"].trim() : "";
   const pending = ctx.state.signupChallenges.get(id);
-  if (!pending || pending.used || pending.expiresAt < ctx.now() || !safeEqual(pending.binding, csrf)) return formAgain({ params, csrf, client, error: "otp_expired", status: 400 });
+  if (!pending || pending.used || pending.expiresAt < ctx.now() || !safeEqual(pending.binding, csrf))
+    return formAgain({ params, csrf, client, error: "otp_expired", status: 400 });
   pending.attempts += 1;
   if (pending.attempts > LIMITS.otpMaxAttempts) return formAgain({ params, csrf, client, error: "otp_locked", status: 423 });
   if (!safeEqual(pending.code, otp)) {
@@ -125,14 +136,19 @@ async function mailboxStep(ctx: MockContext, params: AuthorizeParams, client: Cl
   }
   pending.used = true;
   if (ctx.state.findEndUserByEmail(pending.email)) return formAgain({ params, csrf, client, error: "email_taken", email: pending.email, status: 409 });
-  const user: EndUserRecord = { user_id: ctx.state.allocateUserId(), email: pending.email, nickname: pending.email.split("@")[0] ?? pending.email, password: pending.password };
+  const user: EndUserRecord = {
+    user_id: ctx.state.allocateUserId(),
+    email: pending.email,
+    nickname: pending.email.split("@")[0] ?? pending.email,
+    password: pending.password,
+  };
   ctx.state.endUsers.set(user.user_id, user);
   return outcome(ctx, params, user);
 }
 
 /** `GET` and `POST /oauth/authorize`: login / consent page, page redirect, loopback redirect and popup result. */
 export function authorizeHandlers(ctx: MockContext) {
-  const url = urlOf(ctx, "/oauth/authorize");
+  const url = endpointUrl(ctx, ENDPOINTS.authorize);
   return [
     http.get(url, async ({ request }) => {
       await ctx.ready();

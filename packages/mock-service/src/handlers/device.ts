@@ -1,8 +1,9 @@
-import { GRANT_TYPES, PATHS } from "@slotgate/protocol";
+import { GRANT_TYPES } from "@slotgate/protocol";
+import { ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { deviceAuthorizationRequestSchema, userCodeSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
 import { activeClient, identifyClient, requireGrant } from "../clients.js";
-import { type MockContext, urlOf } from "../context.js";
+import { type MockContext, endpointUrl } from "../context.js";
 import { formatUserCode, pendingDevice, startDevice } from "../devices.js";
 import { basicCredentials } from "../http/auth.js";
 import { queryRecord, readParams, validate } from "../http/body.js";
@@ -35,13 +36,14 @@ export function deviceHandlers(ctx: MockContext) {
     return { device, client };
   };
   return [
-    http.post(urlOf(ctx, PATHS.deviceAuthorization), ({ request }) =>
+    http.post(endpointUrl(ctx, ENDPOINTS.deviceAuthorization), ({ request }) =>
       guard(
         async () => {
           await ctx.ready();
           const body = await readParams(request, ctx.bodyLimit);
           const basic = basicCredentials(request);
-          if (basic && body["client_secret"] !== undefined) throw new HttpError("invalid_request", { message: "Send the client credentials either in HTTP Basic or in the body, not both." });
+          if (basic && body["client_secret"] !== undefined)
+            throw new HttpError("invalid_request", { message: "Send the client credentials either in HTTP Basic or in the body, not both." });
           const params = validate(deviceAuthorizationRequestSchema, { ...body, ...(basic ? { client_id: basic.id } : {}) });
           const client = identifyClient(ctx, params.client_id, basic ? basic.secret : params.client_secret);
           requireGrant(client, GRANT_TYPES.deviceCode);
@@ -50,30 +52,31 @@ export function deviceHandlers(ctx: MockContext) {
         { withDescription: true, headers: NO_STORE },
       ),
     ),
-    http.get(urlOf(ctx, PATHS.deviceVerification), async ({ request }) => {
+    http.get(endpointUrl(ctx, ENDPOINTS.deviceVerification), async ({ request }) => {
       await ctx.ready();
       const query = queryRecord(new URL(request.url));
       if (!query["user_code"]) return html(userCodePage({}));
       const found = lookup(query["user_code"]);
       return found instanceof Response ? found : signInPage(found.device, found.client);
     }),
-    http.post(urlOf(ctx, PATHS.deviceVerification), ({ request }) =>
+    http.post(endpointUrl(ctx, ENDPOINTS.deviceVerification), ({ request }) =>
       guard(async () => {
-      await ctx.ready();
-      const form = await readParams(request, ctx.bodyLimit);
-      checkCsrf(ctx, request, form);
-      if (form["decision"] !== "approve" && form["decision"] !== "deny") throw new HttpError("invalid_request", { message: "decision must be approve or deny." });
-      const found = lookup(form["user_code"]);
-      if (found instanceof Response) return found;
-      if (form["decision"] === "deny") {
-        found.device.status = "denied";
-        return html(deviceResultPage(false));
-      }
-      const signedIn = await signInOrSignUp(ctx, form);
-      if (!signedIn.user) return signInPage(found.device, found.client, { error: signedIn.error, email: signedIn.email, status: signedIn.status });
-      found.device.status = "approved";
-      found.device.user_id = signedIn.user.user_id;
-      return html(deviceResultPage(true));
+        await ctx.ready();
+        const form = await readParams(request, ctx.bodyLimit);
+        checkCsrf(ctx, request, form);
+        if (form["decision"] !== "approve" && form["decision"] !== "deny")
+          throw new HttpError("invalid_request", { message: "decision must be approve or deny." });
+        const found = lookup(form["user_code"]);
+        if (found instanceof Response) return found;
+        if (form["decision"] === "deny") {
+          found.device.status = "denied";
+          return html(deviceResultPage(false));
+        }
+        const signedIn = await signInOrSignUp(ctx, form);
+        if (!signedIn.user) return signInPage(found.device, found.client, { error: signedIn.error, email: signedIn.email, status: signedIn.status });
+        found.device.status = "approved";
+        found.device.user_id = signedIn.user.user_id;
+        return html(deviceResultPage(true));
       }),
     ),
   ];

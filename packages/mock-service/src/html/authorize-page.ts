@@ -1,16 +1,8 @@
 import { type ErrorCode, ERRORS } from "@slotgate/protocol";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, htmlPage } from "./escape.js";
 
 /** The authorize parameters carried through the form as hidden inputs. */
-export const AUTHORIZE_PARAMS = [
-  "client_id",
-  "redirect_uri",
-  "response_type",
-  "state",
-  "display",
-  "code_challenge",
-  "code_challenge_method",
-] as const;
+export const AUTHORIZE_PARAMS = ["client_id", "redirect_uri", "response_type", "state", "display", "code_challenge", "code_challenge_method"] as const;
 
 /** The CSRF field, the sign-in fields and the consent buttons (stable names: email, password, intent, decision). */
 export function signInControls(args: { csrfToken: string; email?: string }): string {
@@ -34,12 +26,17 @@ function errorLine(code: ErrorCode | undefined): string {
 }
 
 /** The mailbox step: the code mailed at sign-up goes into `otp`, with the `challenge` id. */
-export function codePage(args: { params: Record<string, string | undefined>; csrfToken: string; clientName: string; challenge: string; sentTo: string; error?: ErrorCode }): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Check your email — Slotgate</title></head>
-<body>
-  <main>
+export function codePage(args: {
+  params: Record<string, string | undefined>;
+  csrfToken: string;
+  clientName: string;
+  challenge: string;
+  sentTo: string;
+  error?: ErrorCode;
+}): string {
+  return htmlPage(
+    `Check your email — Slotgate`,
+    `
     <h1>Check your email</h1>
     <p>We sent a code to ${escapeHtml(args.sentTo)}. Enter it to continue to ${escapeHtml(args.clientName)}.</p>
     ${errorLine(args.error)}
@@ -51,9 +48,8 @@ export function codePage(args: { params: Record<string, string | undefined>; csr
       <button type="submit" name="decision" value="approve">Continue</button>
       <button type="submit" name="decision" value="deny">Deny</button>
     </form>
-  </main>
-</body>
-</html>`;
+`,
+  );
 }
 
 /** The login / consent page of `GET /oauth/authorize`. */
@@ -66,33 +62,27 @@ export function authorizePage(args: {
 }): string {
   const hidden = hiddenParams(args.params);
   const error = errorLine(args.error);
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Sign in to ${escapeHtml(args.clientName)} — Slotgate</title></head>
-<body>
-  <main>
+  return htmlPage(
+    `Sign in to ${args.clientName} — Slotgate`,
+    `
     <h1>Sign in to continue to ${escapeHtml(args.clientName)}</h1>
     ${error}
     <form method="post" action="/oauth/authorize">
       ${hidden}
       ${signInControls(args)}
     </form>
-  </main>
-</body>
-</html>`;
+`,
+  );
 }
 
 /** An error page (same status as the JSON error) naming the error code. */
 export function errorPage(code: ErrorCode): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Slotgate — ${code}</title></head>
-<body>
-  <main>
+  return htmlPage(
+    `Slotgate — ${code}`,
+    `
     <h1>This sign-in link cannot be used</h1>
     <p class="error" role="alert" data-error="${code}">${escapeHtml(ERRORS[code].message)}</p>
     <p>Error code: <code>${code}</code></p>
-  </main>
-</body>
-</html>`;
+`,
+  );
 }

@@ -1,40 +1,34 @@
 import { signInControls } from "./authorize-page.js";
-import { escapeHtml } from "./escape.js";
+import { escapeHtml, htmlPage } from "./escape.js";
 
 /** The code-entry step of `GET /oauth/device`. */
 export function userCodePage(args: { error?: string; userCode?: string }): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Connect a device — Slotgate</title></head>
-<body>
-  <main>
+  return htmlPage(
+    `Connect a device — Slotgate`,
+    `
     <h1>Connect a device</h1>
     ${args.error ? `<p class="error" role="alert" id="slotgate-error">${escapeHtml(args.error)}</p>` : ""}
     <form method="get" action="/oauth/device">
       <label>Code <input id="user_code" name="user_code" value="${escapeHtml(args.userCode ?? "")}"></label>
       <button type="submit">Continue</button>
     </form>
-  </main>
-</body>
-</html>`;
+`,
+  );
 }
 
 /** The sign-in and consent step for a device (same field names as the authorize page). */
 export function deviceSignInPage(args: { userCode: string; csrfToken: string; clientName: string; error?: string; email?: string }): string {
-  return `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>Sign in to ${escapeHtml(args.clientName)} — Slotgate</title></head>
-<body>
-  <main>
+  return htmlPage(
+    `Sign in to ${args.clientName} — Slotgate`,
+    `
     <h1>Sign in to connect ${escapeHtml(args.clientName)}</h1>
     ${args.error ? `<p class="error" role="alert" id="slotgate-error">${escapeHtml(args.error)}</p>` : ""}
     <form method="post" action="/oauth/device">
       <input type="hidden" name="user_code" value="${escapeHtml(args.userCode)}">
       ${signInControls(args)}
     </form>
-  </main>
-</body>
-</html>`;
+`,
+  );
 }
 
 /** The result of the verification page. */

@@ -1,11 +1,6 @@
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, "&amp;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;");
+  return value.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
 }
 
 /** JSON safe to embed inside a `<script>` element. */
@@ -24,4 +19,23 @@ export function html(body: string, status = 200, headers: Record<string, string>
       ...headers,
     },
   });
+}
+
+/**
+ * A whole page of the simulated service: `title` (plain text, escaped here) and the `<main>` element's
+ * contents (HTML, its interpolations escaped by the caller).
+ *
+ * @example
+ * ```ts
+ * res.type("html").send(htmlPage(`Sign in to ${clientName} — Slotgate`, `<h1>Sign in</h1>`));
+ * ```
+ */
+export function htmlPage(title: string, main: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body>
+  <main>${main}  </main>
+</body>
+</html>`;
 }

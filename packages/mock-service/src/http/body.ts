@@ -1,4 +1,3 @@
-import { LIMITS } from "@slotgate/protocol";
 import { summarizeDetails, validationDetails } from "@slotgate/protocol/schemas";
 import type { z } from "zod";
 import { HttpError } from "./http-error.js";
@@ -30,12 +29,16 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Reads a JSON body (415 for another declared media type, 413 if too large, 400 malformed_json) and validates it. */
-export async function readJson<S extends z.ZodType>(request: Request, schema: S, limit: number | null = LIMITS.maxJsonBodyBytes): Promise<z.output<S>> {
-  const type = request.headers.get("content-type");
-  if (type !== null && !/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) throw new HttpError("unsupported_media_type");
+/**
+ * Reads a JSON API body as the service does: no body is `{}` (the schema then names the missing fields),
+ * a body of another declared media type 415, over the limit 413, not JSON 400 malformed_json.
+ */
+export async function readJsonBody(request: Request, limit: number | null): Promise<unknown> {
+  if (request.body === null || request.headers.get("content-length") === "0") return {};
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) throw new HttpError("unsupported_media_type");
   const text = await readText(request, limit);
-  return validate(schema, parseJson(text));
+  return text === "" ? {} : parseJson(text);
 }
 
 /** Reads a form (`application/x-www-form-urlencoded`) or JSON body into a string record (first value wins). */

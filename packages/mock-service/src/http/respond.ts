@@ -1,14 +1,6 @@
 import { ERRORS, type ErrorBody } from "@slotgate/protocol";
 import { HttpError } from "./http-error.js";
 
-/** Headers sent by the bearer endpoints (bearer only, no cookies). */
-export const CORS_HEADERS: Record<string, string> = {
-  "Access-Control-Allow-Origin": "*",
-  "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "Authorization, Content-Type",
-  "Access-Control-Max-Age": "600",
-};
-
 /** A JSON response. */
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), {
@@ -38,10 +30,7 @@ export function errorResponse(error: HttpError, options: { withDescription?: boo
 }
 
 /** Runs a route body, turning thrown {@link HttpError}s into error responses and anything else into 500 (no stack). */
-export async function guard(
-  run: () => Promise<Response>,
-  options: { withDescription?: boolean; headers?: Record<string, string> } = {},
-): Promise<Response> {
+export async function guard(run: () => Promise<Response>, options: { withDescription?: boolean; headers?: Record<string, string> } = {}): Promise<Response> {
   try {
     return await run();
   } catch (error) {

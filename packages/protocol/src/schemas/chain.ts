@@ -10,7 +10,7 @@ import type {
   TokenTransferRequest,
 } from "../index.js";
 import { cuid } from "./content-token.js";
-import { address, keyShare, oneTimeCode, pinSalt, positiveUintString, recoveryId, sha256Hex, text, userIdString, userUuid } from "./primitives.js";
+import { address, keyShare, oneTimeCode, pinSalt, positiveUintString, recoveryId, sha256Hex, text, userIdString, userUuid, writeId } from "./primitives.js";
 
 /** Body of `POST /v1/token/transfer`. */
 export const tokenTransferSchema = z.strictObject({
@@ -89,3 +89,15 @@ export const pinRecoverWithCodeSchema = pinRecoverSchema.extend({
   recovery_id: recoveryId,
   code: oneTimeCode,
 }) satisfies z.ZodType<PinRecoverWithCodeRequest>;
+
+/**
+ * Body the server accepts at `POST /v1/pin/recover`: the recovery with the mailbox proof optional, so
+ * that a request without it is answered 403 `identity_not_verified` (naming the code request) rather than 400.
+ */
+export const pinRecoverAttemptSchema = pinRecoverWithCodeSchema.partial({ recovery_id: true, code: true });
+
+/** Path parameter of `GET /v1/chain/writes/{write_id}`. */
+export const chainWriteParamsSchema = z.strictObject({ write_id: writeId });
+
+/** Body of an action endpoint that takes no fields (rotate, disable, enable, retry): nothing, or `{}`. */
+export const emptyBodySchema = z.strictObject({});

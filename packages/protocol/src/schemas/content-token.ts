@@ -11,9 +11,7 @@ import { LIMITS } from "../limits.js";
 import { address, positiveUintString, text, xotnAmount } from "./primitives.js";
 
 /** A content unique identifier issued by the provider. */
-export const cuid = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "must be 1-64 letters, digits or _ . : - starting with a letter or digit");
+export const cuid = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, "must be 1-64 letters, digits or _ . : - starting with a letter or digit");
 
 /** Body of `init_permission_provider`. */
 export const initPermissionProviderSchema = z.strictObject({
@@ -44,12 +42,9 @@ export const increaseUsedContentTokenSchema = z.strictObject({
     .regex(/^([0-9a-fA-F]{2})+$/, "must be an even-length hex string"),
 }) satisfies z.ZodType<IncreaseUsedContentTokenRequest>;
 
-/** The decrypted spend payload. */
-export const spendPayloadSchema = z.strictObject({
-  client_id: text(128),
-  user_dbkey: text(128),
+/** The decrypted spend payload: a purchase's fields, the amount in base units as a string, and its replay guards. */
+export const spendPayloadSchema = userBuyContentTokenSchema.extend({
   amount: positiveUintString,
-  cuid,
   nonce: z.string().min(8, "must be at least 8 characters").max(128).optional(),
   ts: z.number().int().positive().optional(),
 }) satisfies z.ZodType<SpendPayload>;
@@ -66,3 +61,12 @@ export const testEncryptionSchema = z.strictObject({
   client_id: text(128),
   test_string: z.string().max(4096, "must be at most 4096 characters"),
 }) satisfies z.ZodType<TestEncryptionRequest>;
+
+/** Body of `POST /v1/development-api/spend_protection`: the provider's opt-in replay protection of spend messages. */
+export const spendProtectionSchema = z.strictObject({ client_id: text(128), enabled: z.boolean() });
+
+/** Path parameter of `GET /v1/development-api/balance_adex/{slot}`. */
+export const balanceAdexParamsSchema = z.strictObject({ slot: address });
+
+/** Query of `GET /v1/development-api/balance_adex/{slot}` (other parameters are ignored). */
+export const balanceAdexQuerySchema = z.object({ cuid: cuid.optional() });

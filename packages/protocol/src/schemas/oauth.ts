@@ -1,7 +1,23 @@
 import { z } from "zod";
 import { GRANT_TYPES } from "../grant-types.js";
-import type { AuthorizeQuery, DeviceAuthorizationRequest, DeviceTokenRequest, RefreshTokenRequest, StatusCheckQuery, StatusUpdateRequest, TokenRequest } from "../index.js";
+import type {
+  AuthorizeQuery,
+  DeviceAuthorizationRequest,
+  DeviceTokenRequest,
+  RefreshTokenRequest,
+  StatusCheckQuery,
+  StatusUpdateRequest,
+  TokenRequest,
+} from "../index.js";
 import { text } from "./primitives.js";
+
+/**
+ * OpenID Connect `ui_locales`: the sign-in pages' preferred languages, space-separated BCP 47 tags in order
+ * (`ja en`), on `GET /oauth/authorize` and the device verification page `GET /oauth/device`.
+ */
+export const uiLocalesSchema = text(256)
+  .regex(/^[A-Za-z0-9-]+( [A-Za-z0-9-]+)*$/, "must be language tags separated by single spaces, e.g. ja en")
+  .describe("Preferred languages of the sign-in pages: space-separated BCP 47 tags (OpenID Connect ui_locales).");
 
 /**
  * Query of `GET /oauth/authorize`, after the ERR_MISSING_PARAMS check (which applies
@@ -13,28 +29,34 @@ export const authorizeQuerySchema = z.object({
   response_type: z.literal("code", { error: "must be code" }),
   state: text(512)
     .optional()
-    .describe("CSRF token, echoed back. Required unless the request carries PKCE S256 and ends in a code redirect (not popup, not loopback)."),
+    .describe(
+      "CSRF token, echoed back. Required unless the request carries PKCE S256 and ends in a code redirect (not popup, not a confidential client's loopback JWT redirect).",
+    ),
   display: z.enum(["page", "popup"]).optional(),
+  prompt: text(64).optional().describe("none: silent renewal (display=popup, in a hidden iframe); other OpenID Connect values (login, consent …) are ignored"),
   code_challenge: z
     .string()
     .regex(/^[A-Za-z0-9\-._~]{43,128}$/, "must be a base64url S256 challenge of 43-128 characters")
     .optional(),
   code_challenge_method: z.literal("S256", { error: "only S256 is supported" }).optional(),
+  ui_locales: uiLocalesSchema.optional(),
 }) satisfies z.ZodType<AuthorizeQuery, unknown>;
 
 /** The `details` message of a missing `state` (ERR_MISSING_PARAMS). */
-export const STATE_REQUIRED_MESSAGE = "is required unless the request carries PKCE (code_challenge with code_challenge_method=S256) and ends in a code redirect";
+export const STATE_REQUIRED_MESSAGE =
+  "is required unless the request carries PKCE (code_challenge with code_challenge_method=S256) and ends in a code redirect";
 
 /**
  * Whether an authorize request must carry `state`. OAuth 2.1 and RFC 9700 (sections 2.1.1 and 4.7.1)
  * let PKCE S256 stand in for `state` as the CSRF defence, because the code it protects is useless
  * without the verifier held by the client that started the flow. That holds only when the request
- * ends in a code redirect (`display=page`, not a loopback redirect): the popup and loopback modes hand
- * over the user JWT itself, which no verifier guards, so they keep requiring `state`
- * (docs/decisions/oauth-trust-boundaries.md).
+ * ends in a code redirect (`display=page`, or a public client's loopback redirect): the popup mode and a
+ * confidential client's loopback redirect hand over the user JWT itself, which no verifier guards, so they
+ * keep requiring `state` (docs/decisions/oauth-trust-boundaries.md, docs/decisions/game-clients.md).
  *
  * @param query - the raw authorize parameters (`display`, `code_challenge`, `code_challenge_method`)
- * @param loopbackRedirect - whether `redirect_uri` is an RFC 8252 loopback redirect (the desktop flow)
+ * @param loopbackRedirect - whether the request ends in a loopback redirect that carries the user JWT (an
+ * RFC 8252 loopback `redirect_uri` of a confidential client; a public client's loopback redirect carries a code)
  * @returns true when a request without `state` must be refused with ERR_MISSING_PARAMS
  *
  * @example
@@ -52,6 +74,12 @@ export function authorizeStateRequired(
   const endsInCode = !loopbackRedirect && query.display !== "popup";
   return !(pkceS256 && endsInCode);
 }
+
+/** Body of `POST /oauth/logout` (form or JSON): the client whose browser session ends (the client SDK's `logout()`). */
+export const browserLogoutSchema = z.object({ client_id: text(128) });
+
+/** Answer of `POST /oauth/logout`: always success, whether a session existed or not. */
+export const browserLogoutResponseSchema = z.object({ success: z.literal(true) });
 
 /**
  * Body of `POST /oauth/token` (JSON or form). Unknown parameters are ignored (RFC 6749 3.2).
@@ -105,8 +133,5 @@ export const statusUpdateSchema = z.strictObject({
   client_id: text(128),
 }) satisfies z.ZodType<StatusUpdateRequest>;
 
-/** Query of `GET /v1/oauth/status/check`. */
-export const statusCheckQuerySchema = z.strictObject({
-  user_id: text(128),
-  client_id: text(128),
-}) satisfies z.ZodType<StatusCheckQuery>;
+/** Query of `GET /v1/oauth/status/check`: the same two fields as a status update. */
+export const statusCheckQuerySchema = statusUpdateSchema satisfies z.ZodType<StatusCheckQuery>;

@@ -20,16 +20,13 @@ export const xotnAmount = z
 export const positiveUintString = uintString.refine((v) => v !== "0", "must be greater than zero");
 
 /** Exactly `bytes` bytes in lowercase or uppercase hex, no prefix. */
-export const hexBytes = (bytes: number) =>
-  z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`);
+export const hexBytes = (bytes: number) => z.string().regex(new RegExp(`^[0-9a-fA-F]{${bytes * 2}}$`), `must be ${bytes * 2} hex characters`);
 
 /** SHA-256 digest in hex (64 characters). */
 export const sha256Hex = hexBytes(32);
 
 /** A `pin_salt`: 64 hex characters. */
-export const pinSalt = z
-  .string()
-  .regex(new RegExp(`^[0-9a-fA-F]{${LIMITS.pinSaltHexLength}}$`), `must be ${LIMITS.pinSaltHexLength} hex characters`);
+export const pinSalt = z.string().regex(new RegExp(`^[0-9a-fA-F]{${LIMITS.pinSaltHexLength}}$`), `must be ${LIMITS.pinSaltHexLength} hex characters`);
 
 /** A key share: 32 bytes as 64 hex characters. */
 export const keyShare = hexBytes(LIMITS.keyShareBytes);

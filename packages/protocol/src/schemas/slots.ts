@@ -24,8 +24,8 @@ export const slotOpenSchema = z.strictObject({ cu_id: cuid }) satisfies z.ZodTyp
 /** Body of `POST /v1/slots/activate`. */
 export const slotActivateSchema = z.strictObject({ cu_id: cuid, meta_idx: metaIdx }) satisfies z.ZodType<SlotActivateRequest>;
 
-/** Query of `GET /v1/slots`. */
-export const slotListQuerySchema = z.strictObject({ cu_id: cuid });
+/** Query of `GET /v1/slots` (other parameters are ignored). */
+export const slotListQuerySchema = z.object({ cu_id: cuid });
 
 /** Path parameters of `GET /v1/slots/:cu_id/:meta_idx` (strings in the path; `meta_idx` becomes a number). */
 export const slotParamsSchema = z.strictObject({

@@ -8,15 +8,24 @@ export interface InitPermissionProviderRequest {
   owner_addr: string;
 }
 
-/** Answer of `init_permission_provider`: the registration transaction and the provider's AES key. */
+/**
+ * Answer of `init_permission_provider`: the registration transaction and, once, the provider's AES key.
+ *
+ * The key and IV belong to the client application. Its first provider registration issues them
+ * (`key_issued: true`) and shows them once: in the first answer given for that registration, whether
+ * to the request itself, to a retry under the same `Idempotency-Key`, or to the write lookup
+ * (`GET /v1/chain/writes/{write_id}`) after a 202. Every later answer for it has `key_issued: true`
+ * and no `aes_key` / `aes_iv`, and no answer ever shows a key made later by a rotation. Store the key
+ * when you get it; a lost key is replaced by rotating it (developer center or
+ * `slotgate-server provider rotate-key`). Later registrations (other cuids) reuse the key:
+ * `key_issued: false`.
+ */
 export interface InitPermissionProviderResponse {
   success: true;
   tx_hash: string;
-  /**
-   * AES-256 key for the encrypted spend call, 64 hex characters. The key and IV
-   * belong to the client application: they are issued (and shown, once) by its
-   * first provider registration and absent from later ones, which reuse them.
-   */
+  /** Whether this registration issued the client's AES key and IV (its first registration). */
+  key_issued: boolean;
+  /** AES-256 key for the encrypted spend call, 64 hex characters: in the first answer of the issuing registration only. */
   aes_key?: string;
   /** AES-256-CTR IV, 32 hex characters; present exactly when `aes_key` is. */
   aes_iv?: string;

@@ -1,4 +1,5 @@
 import type { GrantType } from "../grant-types.js";
+import type { TokenEndpointAuthMethod } from "../redirect-uris.js";
 
 /** Body of `POST /v1/dev-user/login_devuser` and `POST /v1/dev-user/signup` (spec 4.1). */
 export interface DevUserCredentials {
@@ -21,7 +22,10 @@ export type PlatformType = "web" | "desktop" | "game";
 /** Body of `POST /v1/dev-user/clients`: registers a client application. */
 export interface ClientRegistrationRequest {
   name: string;
-  /** Exact redirect URIs; loopback URIs have the form `http://127.0.0.1:{port}/callback`. */
+  /**
+   * Exact redirect URIs. A public client (`token_endpoint_auth_method: "none"`) registers loopback IP URIs
+   * only, best without a port (`http://127.0.0.1/callback`): any port is then accepted (RFC 8252 section 7.3).
+   */
   redirect_uris: string[];
   /** Download URL of the app (required by validation, spec 5.2). */
   download_url: string;
@@ -37,17 +41,18 @@ export interface ClientRegistrationRequest {
    * @default ["authorization_code"]
    */
   grant_types?: GrantType[];
+  /**
+   * `none` registers a public native client (a game or desktop build): no secret is issued, its redirect
+   * URIs must be loopback IP URIs, it may not use `refresh_token`, and it redeems its codes at
+   * `/oauth/token` with a PKCE S256 `code_verifier` instead of a secret (RFC 8252, RFC 7636).
+   * @default "client_secret_basic"
+   */
+  token_endpoint_auth_method?: TokenEndpointAuthMethod;
 }
 
-/** A registered client application, as the developer center lists it (never with its secret). */
-export interface ClientApplication {
+/** A registered client application, as the developer center lists it (never with its secret): what was registered, and its state. */
+export interface ClientApplication extends Omit<ClientRegistrationRequest, "grant_types"> {
   client_id: string;
-  name: string;
-  redirect_uris: string[];
-  download_url: string;
-  web_url: string;
-  platform: PlatformType;
-  blockchain: boolean;
   /** Grants the client may use; always contains `authorization_code`. */
   grant_types: GrantType[];
   created_at: string;
@@ -61,6 +66,12 @@ export interface ClientApplication {
 export interface ClientRegistrationResponse extends ClientApplication {
   success: true;
   client_secret: string;
+}
+
+/** Answer to the registration of a public client (`token_endpoint_auth_method: "none"`): no secret exists (RFC 7591 section 3.2.1). */
+export interface PublicClientRegistrationResponse extends ClientApplication {
+  success: true;
+  token_endpoint_auth_method: "none";
 }
 
 /**

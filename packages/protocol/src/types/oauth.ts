@@ -1,20 +1,37 @@
 /** Query of `GET /oauth/authorize` (spec 4.2). */
 export interface AuthorizeQuery {
   client_id: string;
-  /** Must equal a registered redirect URI exactly, trailing slash included. */
+  /**
+   * Must equal a registered redirect URI exactly, trailing slash included; a public client's loopback IP
+   * URI may carry any port (RFC 8252 section 7.3).
+   */
   redirect_uri: string;
   response_type: "code";
   /**
    * CSRF token, echoed back (and left out of the answer when absent). Optional only when the request
-   * carries PKCE S256 and ends in a code redirect; required for the popup and loopback modes and
-   * without PKCE (ERR_MISSING_PARAMS without it). The Slotgate SDKs always send it.
+   * carries PKCE S256 and ends in a code redirect (a public client's loopback redirect included);
+   * required for the popup mode, a confidential client's loopback (JWT) redirect and without PKCE
+   * (ERR_MISSING_PARAMS without it). The Slotgate SDKs always send it.
    */
   state?: string;
   /** `popup`: the result is posted to `window.opener` instead of a redirect (client SDK). */
   display?: "page" | "popup";
+  /**
+   * `none`: silent renewal (OpenID Connect's name): no page is shown; with `display=popup` in a hidden iframe,
+   * the result (the user JWT, or `login_required` when the browser has no service session for this client) is
+   * posted to `window.parent` at the redirect URI's origin (docs/decisions/client-sdk.md, "Sessions that
+   * outlive a JWT"). Other values (`login`, `consent` …) are ignored, as unknown parameters are.
+   */
+  prompt?: string;
   /** PKCE (RFC 7636) challenge; only `S256` is accepted. */
   code_challenge?: string;
   code_challenge_method?: "S256";
+  /**
+   * OpenID Connect `ui_locales`: the player's preferred languages for the sign-in pages, space-separated
+   * BCP 47 tags in order (e.g. `"ja en"`). The first the service ships wins (English, Japanese, Korean,
+   * Arabic); otherwise the browser's `Accept-Language`, then English.
+   */
+  ui_locales?: string;
 }
 
 /** Body of `POST /oauth/token` (spec 4.3). Client credentials may instead travel in HTTP Basic auth. */
@@ -25,7 +42,7 @@ export interface TokenRequest {
   /** Required unless the client authenticates with HTTP Basic (client_secret_basic). */
   client_id?: string;
   client_secret?: string;
-  /** PKCE verifier; required when the authorize request carried a code_challenge. */
+  /** PKCE verifier; required when the authorize request carried a code_challenge (always, for a public client). */
   code_verifier?: string;
 }
 
@@ -74,6 +91,10 @@ export interface DeviceAuthorizationResponse {
 /** Token response (spec 2.2). */
 export interface TokenResponse {
   success: true;
+  /**
+   * An access token (1 h) for a confidential client's code exchange and refresh; the player's user JWT
+   * (7 days, `token_use: user_jwt`) for a public client's code exchange and the device grant.
+   */
   access_token: string;
   token_type: "Bearer";
   /** Lifetime of access_token in seconds. */

@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
 import { isPendingWrite } from "@slotgate/protocol";
-import type { Services } from "../app/services.js";
-import { runAsVerifiedUser } from "../chain/caller-assertions.js";
-import { SlotgateServerError } from "../http/errors.js";
-import { asServerError } from "../http/error-handler.js";
-import { type TransferHold, getLoginStatus, moveTransferHold, takeTransferHold } from "../storage/login-status.js";
+import type { Services } from "../platform/app/services.js";
+import { runAsVerifiedUser } from "../chain-api/chain/caller-assertions.js";
+import { SlotgateServerError } from "../platform/http/errors.js";
+import { asServerError } from "../platform/http/error-handler.js";
+import { type TransferHold, getLoginStatus, moveTransferHold, takeTransferHold } from "./login-status-store.js";
 
 /**
  * The listing lock (docs/decisions/marketplace.md): a user's slot of a cuid can be sold, activated or put to
@@ -42,7 +42,7 @@ const clientsByCuid = new WeakMap<Services, Map<string, string>>();
  * const clientId = await clientOfCuid(services, "my-game-cuid"); // "a1b2…" or null
  * ```
  */
-export async function clientOfCuid(services: Services, cuid: string): Promise<string | null> {
+async function clientOfCuid(services: Services, cuid: string): Promise<string | null> {
   const known = clientsByCuid.get(services) ?? new Map<string, string>();
   clientsByCuid.set(services, known);
   const cached = known.get(cuid);
@@ -157,7 +157,8 @@ export async function withTransferHold<T>(services: Services, who: SlotHolder, w
     if (refusedForSure(error)) await release(services, row, ref);
     throw error;
   }
-  if (isPendingWrite(answer)) await moveTransferHold(services.db, { ...row, ref, to: `write:${answer.write_id}` }).catch((error: unknown) => logReleaseFailure(services, error));
+  if (isPendingWrite(answer))
+    await moveTransferHold(services.db, { ...row, ref, to: `write:${answer.write_id}` }).catch((error: unknown) => logReleaseFailure(services, error));
   else await release(services, row, ref);
   return answer;
 }

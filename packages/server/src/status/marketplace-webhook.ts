@@ -1,9 +1,9 @@
 import { createHmac } from "node:crypto";
-import { type DeliveryResult, postOnce, requestIdHeader, type TopicHandler } from "../outbox/worker.js";
-import type { OutboxRow } from "../storage/outbox.js";
+import { type DeliveryResult, postOnce, requestIdHeader, type TopicHandler } from "./outbox/worker.js";
+import type { OutboxRow } from "./outbox/outbox-store.js";
 
 /** Outbox topic of login-status changes. */
-export const MARKETPLACE_TOPIC = "marketplace.login_status";
+const MARKETPLACE_TOPIC = "marketplace.login_status";
 
 /**
  * Signature header value of a webhook body: `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, t + "." + body)>`.

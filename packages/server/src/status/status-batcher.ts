@@ -1,7 +1,7 @@
 import { currentRequestId } from "@slotgate/chain-service";
 import type { Queryable } from "@slotgate/storage";
-import { type StatusChange, type StatusWrite, setLoginStatuses } from "../storage/login-status.js";
-import { TurnBatcher } from "../storage/turn-batcher.js";
+import { type StatusChange, type StatusWrite, setLoginStatuses } from "./login-status-store.js";
+import { TurnBatcher } from "../platform/turn-batcher.js";
 
 /**
  * Records login-status changes in batches: the changes requested during one event-loop turn are

@@ -65,7 +65,8 @@ export async function startLocalIdentityProvider(options: LocalIdentityProviderO
   const clientId = "slotgate";
   const clientSecret = randomBytes(24).toString("base64url");
   const claimsOf = (sub: string): LocalIdpAccount =>
-    accounts.get(sub) ?? (options.emailDomain ? { email: `${sub.toLowerCase().replace(/[^a-z0-9._-]/g, "-")}@${options.emailDomain}`, email_verified: true } : {});
+    accounts.get(sub) ??
+    (options.emailDomain ? { email: `${sub.toLowerCase().replace(/[^a-z0-9._-]/g, "-")}@${options.emailDomain}`, email_verified: true } : {});
   const provider = new Provider(issuer, {
     clients: [
       {
@@ -94,7 +95,14 @@ export async function startLocalIdentityProvider(options: LocalIdentityProviderO
     clientId,
     clientSecret,
     accounts,
-    entry: (id = "local", name = "the local identity provider") => ({ id, name, issuer, client_id: clientId, client_secret: clientSecret, scopes: "openid email" }),
+    entry: (id = "local", name = "the local identity provider") => ({
+      id,
+      name,
+      issuer,
+      client_id: clientId,
+      client_secret: clientSecret,
+      scopes: "openid email",
+    }),
     close: () =>
       new Promise<void>((resolve) => {
         http.close(() => resolve());

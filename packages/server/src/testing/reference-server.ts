@@ -146,7 +146,9 @@ async function waitHealthy(child: ChildProcess, timeoutMs: number, log: () => st
       lastAnswer = health.said;
     }
     if (Date.now() > deadline) {
-      throw new Error(`slotgate-server not healthy (GET ${url ?? "(not listening yet)"}/healthz${lastAnswer ? `: ${lastAnswer}` : ""}) within ${timeoutMs} ms:\n${log()}`);
+      throw new Error(
+        `slotgate-server not healthy (GET ${url ?? "(not listening yet)"}/healthz${lastAnswer ? `: ${lastAnswer}` : ""}) within ${timeoutMs} ms:\n${log()}`,
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
@@ -206,8 +208,7 @@ export async function startReferenceServer(options: ReferenceServerOptions = {})
     const url = new URL(options.database);
     url.searchParams.set("options", `-c search_path=${schema.name}`);
     env["DATABASE_URL"] = url.toString();
-  }
-  else delete env["DATABASE_URL"];
+  } else delete env["DATABASE_URL"];
 
   let child: ChildProcess | undefined;
   let url = "";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { type DevMail, readDevMailbox } from "../mail/dev-mailbox.js";
+import { type DevMail, readDevMailbox } from "../identity/mail/dev-mailbox.js";
 
-export type { DevMail } from "../mail/dev-mailbox.js";
+export type { DevMail } from "../identity/mail/dev-mailbox.js";
 
 /**
  * The messages of a server's development mailbox (`{dataDir}/mailbox`, used when `SMTP_URL` is unset),
@@ -105,8 +105,17 @@ export async function signUpPlayer(baseUrl: string, dataDir: string, options: Si
  * const jwt = await signInPlayer(server.url, server.dataDir, { client_id, redirect_uri: "http://127.0.0.1:7777/callback", email, password });
  * ```
  */
-export async function signInPlayer(baseUrl: string, dataDir: string, options: { client_id: string; redirect_uri: string; email: string; password: string }): Promise<string> {
-  const post = await authorizeForm(baseUrl, { client_id: options.client_id, redirect_uri: options.redirect_uri, response_type: "code", state: `sign-in-${Date.now()}` });
+export async function signInPlayer(
+  baseUrl: string,
+  dataDir: string,
+  options: { client_id: string; redirect_uri: string; email: string; password: string },
+): Promise<string> {
+  const post = await authorizeForm(baseUrl, {
+    client_id: options.client_id,
+    redirect_uri: options.redirect_uri,
+    response_type: "code",
+    state: `sign-in-${Date.now()}`,
+  });
   const before = lastMailTo(dataDir, options.email);
   let res = await post({ email: options.email, password: options.password });
   if (res.status === 200) {

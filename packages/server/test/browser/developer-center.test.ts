@@ -110,9 +110,13 @@ describe("developer center in Chromium", () => {
     await notice(page, "Saved.");
     await shot("developer-center-02-edit", page);
     const login = await context.newPage();
-    await login.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: "https://old.example/callback", response_type: "code", state: "s1" })}`);
+    await login.goto(
+      `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: "https://old.example/callback", response_type: "code", state: "s1" })}`,
+    );
     expect(await login.getAttribute("#slotgate-error", "data-code")).toBe("redirect_uri_mismatch");
-    await login.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: "https://new.example/callback", response_type: "code", state: "s2" })}`);
+    await login.goto(
+      `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: clientId, redirect_uri: "https://new.example/callback", response_type: "code", state: "s2" })}`,
+    );
     await login.waitForSelector("#email");
     await login.close();
     const moved = { client_id: clientId, redirect_uris: ["https://new.example/callback"], client_secret: firstSecret };
@@ -137,7 +141,10 @@ describe("developer center in Chromium", () => {
     marketplace.failFirst = 1;
     const received = marketplace.received.length;
     const userId = String(tokens.json["user_id"]);
-    const status = await call(server.url, "POST", "/v1/oauth/status/login", { token: String(tokens.json["access_token"]), body: { user_id: userId, client_id: clientId } });
+    const status = await call(server.url, "POST", "/v1/oauth/status/login", {
+      token: String(tokens.json["access_token"]),
+      body: { user_id: userId, client_id: clientId },
+    });
     expect(status.status).toBe(200);
     const row = 'tr[data-status="pending"]';
     for (let i = 0; i < 50; i++) {
@@ -168,21 +175,60 @@ describe("developer center in Chromium", () => {
 
     // Phone-sized: the page itself does not scroll sideways (wide tables scroll in their own box).
     await page.setViewportSize({ width: 390, height: 844 });
-    expect(await page.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth <= (globalThis as unknown as InPage).innerWidth)).toBe(true);
+    expect(
+      await page.evaluate(() => (globalThis as unknown as InPage).document.documentElement.scrollWidth <= (globalThis as unknown as InPage).innerWidth),
+    ).toBe(true);
     await shot("developer-center-06-phone", page);
     expect(errors).toEqual([]);
     await context.close();
   }, 60_000);
 
-  it("keeps the authorize page's CSP: nonce scripts only, no framing, and the API answers only with a developer token", async () => {
+  it("registers a public game client: no secret shown, listed as public, nothing to rotate", async () => {
+    const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(`${server.url}/developer`);
+    await page.fill("#email", randomEmail("dev"));
+    await page.fill("#password", "dev-password-123");
+    await page.click('#auth-form button[value="signup"]');
+    await page.waitForSelector("#client-form", { state: "visible" });
+    await page.fill("#name", "Cave Racer");
+    await page.fill("#redirect_uris", "http://127.0.0.1/callback");
+    await page.fill("#download_url", "https://caveracer.example/download");
+    await page.fill("#web_url", "https://caveracer.example/");
+    await page.selectOption("#platform", "game");
+    await page.check("#public_client");
+    await page.click('#client-form button[type="submit"]');
+    await page.waitForSelector("#secret", { state: "visible" });
+    expect(await page.textContent("#new-heading")).toBe("Public client registered: it has no secret");
+    expect(await page.isVisible("#new-secret-line")).toBe(false);
+    const clientId = (await page.textContent("#new-id"))!;
+    await page.waitForSelector(`tr[data-client-id="${clientId}"]`);
+    expect(await page.textContent(`tr[data-client-id="${clientId}"]`)).toContain("public (no secret)");
+    await page.click(`button[aria-label="Manage Cave Racer"]`);
+    await page.waitForSelector("#manage", { state: "visible" });
+    expect(await page.isDisabled("#rotate")).toBe(true);
+    expect(await page.textContent("#m-overlap")).toBe("A public client has no secret: its codes are proven with PKCE.");
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it("keeps the authorize page's CSP: nonce scripts only, same-origin images (the logo preview), no framing, and the API answers only with a developer token", async () => {
     const res = await fetch(`${server.url}/developer`);
     const csp = res.headers.get("content-security-policy")!;
-    expect(csp).toMatch(/default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+'; form-action 'self'; connect-src 'self'; frame-ancestors 'none'/);
+    expect(csp).toMatch(
+      /default-src 'none'; style-src 'nonce-[^']+'; script-src 'nonce-[^']+'; form-action 'self'; connect-src 'self'; img-src 'self'; frame-ancestors 'none'/,
+    );
     expect(res.headers.get("x-frame-options")).toBe("DENY");
     expect(res.headers.get("set-cookie")).toBeNull();
     // What a cross-site form can send (a simple content type, no Authorization header) is refused.
     for (const type of ["text/plain", "application/x-www-form-urlencoded"]) {
-      const forged = await fetch(`${server.url}/v1/dev-user/clients/sg_000000000000000000000000/disable`, { method: "POST", headers: { "content-type": type }, body: "{}" });
+      const forged = await fetch(`${server.url}/v1/dev-user/clients/sg_000000000000000000000000/disable`, {
+        method: "POST",
+        headers: { "content-type": type },
+        body: "{}",
+      });
       expect(forged.status).toBe(415);
     }
     const bare = await fetch(`${server.url}/v1/dev-user/clients/sg_000000000000000000000000/disable`, { method: "POST" });
@@ -228,8 +274,19 @@ describe("developer center in Chromium: the provider side", () => {
     await notice(page, "Spend replay protection off.");
 
     const user = await newUser(chainServer, client);
-    expect((await postBasic(chainServer, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: user.userId, xotn: "1000", cuid })).status).toBe(200);
-    expect((await postBasic(chainServer, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: user.userId, amount: "100", cuid })).status).toBe(200);
+    expect((await postBasic(chainServer, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: user.userId, xotn: "1000", cuid })).status).toBe(
+      200,
+    );
+    expect(
+      (
+        await postBasic(chainServer, client, "/v1/development-api/user_buy_content_token", {
+          client_id: client.client_id,
+          user_dbkey: user.userId,
+          amount: "100",
+          cuid,
+        })
+      ).status,
+    ).toBe(200);
     const spend = (k: string, i: string) =>
       postBasic(chainServer, client, "/v1/development-api/increase_used_content_token", {
         encrypted_message: encryptHex(JSON.stringify({ client_id: client.client_id, user_dbkey: user.userId, amount: "1", cuid }), k, i),

@@ -37,7 +37,10 @@ afterAll(async () => {
 /** A console: a game client registered for the device grant, configured in openid-client as a public client. */
 async function newConsole(grants = [DEVICE_GRANT]) {
   const registered = await registerClient(server.url, { platform: "game", name: "Living Room Game", web_url: `${openerOrigin}/`, grant_types: grants });
-  const config = await client.discovery(new URL(server.url), registered.client_id, undefined, client.None(), { algorithm: "oauth2", execute: [client.allowInsecureRequests] });
+  const config = await client.discovery(new URL(server.url), registered.client_id, undefined, client.None(), {
+    algorithm: "oauth2",
+    execute: [client.allowInsecureRequests],
+  });
   return { registered, config };
 }
 
@@ -91,7 +94,9 @@ describe("device authorization grant: openid-client + Chromium", () => {
     expect(validated.status).toBe(200);
     expect(validated.json).toMatchObject({ valid: true, client_id: registered.client_id, token_use: "user_jwt", user_id: tokens["user_id"] });
 
-    const again = await call(server.url, "POST", "/oauth/token", { body: { grant_type: DEVICE_GRANT, device_code: started.device_code, client_id: registered.client_id } });
+    const again = await call(server.url, "POST", "/oauth/token", {
+      body: { grant_type: DEVICE_GRANT, device_code: started.device_code, client_id: registered.client_id },
+    });
     expect(again.status).toBe(400);
     expect(again.json["error"]).toBe("invalid_grant");
   });
@@ -145,7 +150,11 @@ describe("device authorization grant: openid-client + Chromium", () => {
   it("polling faster than the interval: authorization_pending, then slow_down with the interval raised by 5 s", async () => {
     const { registered, config } = await newConsole();
     const started = await client.initiateDeviceAuthorization(config, {});
-    const poll = () => call(server.url, "POST", "/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ grant_type: DEVICE_GRANT, device_code: started.device_code, client_id: registered.client_id }).toString() });
+    const poll = () =>
+      call(server.url, "POST", "/oauth/token", {
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ grant_type: DEVICE_GRANT, device_code: started.device_code, client_id: registered.client_id }).toString(),
+      });
     const first = await poll();
     expect([first.status, first.json["error"]]).toEqual([400, "authorization_pending"]);
     // A 60 s interval for this authorization, so that "sooner than the interval" holds on a slow machine too.
@@ -153,7 +162,9 @@ describe("device authorization grant: openid-client + Chromium", () => {
     const second = await poll();
     expect([second.status, second.json["error"]]).toEqual([400, "slow_down"]);
     expect(second.json["error_description"]).toBe(second.json["message"]);
-    const rows = await server.sql<{ interval_seconds: number }>("SELECT interval_seconds FROM device_authorizations WHERE user_code = $1", [started.user_code.replace("-", "")]);
+    const rows = await server.sql<{ interval_seconds: number }>("SELECT interval_seconds FROM device_authorizations WHERE user_code = $1", [
+      started.user_code.replace("-", ""),
+    ]);
     expect(rows[0]?.interval_seconds).toBe(60 + 5);
   });
 

@@ -52,7 +52,9 @@ async function signInAtIdp(page: Page, login: string): Promise<void> {
 async function openAuthorize(client: { client_id: string }, redirectUri: string): Promise<{ page: Page; state: string }> {
   const state = `st-${Math.random().toString(36).slice(2)}`;
   const page = await (await browser.newContext()).newPage();
-  await page.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", state })}`);
+  await page.goto(
+    `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", state })}`,
+  );
   return { page, state };
 }
 
@@ -78,12 +80,20 @@ describe("sign-in through an upstream OpenID provider", () => {
       [email],
     );
     expect(user).toMatchObject({ verified: true, password_hash: null });
-    expect(await server.sql("SELECT provider_id, subject FROM identity_links WHERE user_id = $1", [user!.id])).toEqual([{ provider_id: "local", subject: "alice-idp" }]);
+    expect(await server.sql("SELECT provider_id, subject FROM identity_links WHERE user_id = $1", [user!.id])).toEqual([
+      { provider_id: "local", subject: "alice-idp" },
+    ]);
 
     const token = await fetch(`${server.url}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: `${appOrigin}/done`, client_id: client.client_id, client_secret: client.client_secret }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: `${appOrigin}/done`,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }),
     });
     expect(((await token.json()) as { user_id: string }).user_id).toBe(user!.id);
 
@@ -91,7 +101,9 @@ describe("sign-in through an upstream OpenID provider", () => {
     await page.context().close();
     const popupState = `st-popup-${Date.now()}`;
     const again = await (await browser.newContext()).newPage();
-    await again.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: `${appOrigin}/done`, response_type: "code", state: popupState, display: "popup" })}`);
+    await again.goto(
+      `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: `${appOrigin}/done`, response_type: "code", state: popupState, display: "popup" })}`,
+    );
     await again.click('#providers button[value="local"]');
     await signInAtIdp(again, "alice-idp");
     // No opener here: the popup result page hands over through the redirect URI's fragment.
@@ -112,10 +124,14 @@ describe("sign-in through an upstream OpenID provider", () => {
     idp.accounts.set("pkce-idp", { email: randomEmail("pkce"), email_verified: true });
     const { verifier, challenge } = pkce();
     const page = await (await browser.newContext()).newPage();
-    await page.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: `${appOrigin}/done`, response_type: "code", code_challenge: challenge, code_challenge_method: "S256" })}`);
+    await page.goto(
+      `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: `${appOrigin}/done`, response_type: "code", code_challenge: challenge, code_challenge_method: "S256" })}`,
+    );
     await page.click('#providers button[value="local"]');
     await page.waitForURL((u) => u.href.startsWith(idp.issuer));
-    const [flow] = await server.sql<{ params: Record<string, string> }>("SELECT payload->'params' AS params FROM sign_in_flows WHERE kind = 'oidc' ORDER BY created_at DESC LIMIT 1");
+    const [flow] = await server.sql<{ params: Record<string, string> }>(
+      "SELECT payload->'params' AS params FROM sign_in_flows WHERE kind = 'oidc' ORDER BY created_at DESC LIMIT 1",
+    );
     expect(flow!.params).toMatchObject({ client_id: client.client_id, code_challenge: challenge, code_challenge_method: "S256" });
     expect(Object.keys(flow!.params)).not.toContain("state");
     await signInAtIdp(page, "pkce-idp");
@@ -125,7 +141,14 @@ describe("sign-in through an upstream OpenID provider", () => {
     const token = await fetch(`${server.url}/oauth/token`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code")!, redirect_uri: `${appOrigin}/done`, client_id: client.client_id, client_secret: client.client_secret, code_verifier: verifier }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code")!,
+        redirect_uri: `${appOrigin}/done`,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+        code_verifier: verifier,
+      }),
     });
     expect(token.status).toBe(200);
     await page.context().close();

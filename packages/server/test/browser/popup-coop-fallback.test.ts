@@ -34,7 +34,9 @@ async function loginWithoutOpener(decision: "approve" | "deny") {
   const state = `st-${Date.now()}`;
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", state, display: "popup" })}`);
+  await page.goto(
+    `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: redirectUri, response_type: "code", state, display: "popup" })}`,
+  );
   const email = randomEmail();
   if (decision === "approve") {
     await page.fill("#email", email);

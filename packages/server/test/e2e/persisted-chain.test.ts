@@ -30,7 +30,18 @@ interface Running {
 
 async function startServer(): Promise<Running> {
   const child = spawn(process.execPath, [bin, "start"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", SLOTGATE_DATA_DIR: dataDir, ANVIL_PORT: "0", LOG_LEVEL: "warn", RATE_LIMIT: "off", SLOTGATE_SEED_DEMO: "off", DATABASE_URL: "", CHAIN: "" },
+    env: {
+      ...process.env,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      SLOTGATE_DATA_DIR: dataDir,
+      ANVIL_PORT: "0",
+      LOG_LEVEL: "warn",
+      RATE_LIMIT: "off",
+      SLOTGATE_SEED_DEMO: "off",
+      DATABASE_URL: "",
+      CHAIN: "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -41,7 +52,14 @@ async function startServer(): Promise<Running> {
     if (child.exitCode !== null) throw new Error(`slotgate-server exited (${child.exitCode}):\n${output}`);
     const url = /Slotgate is running at (http:\/\/\S+)/.exec(output)?.[1];
     const rpcUrl = /Development chain: (http:\/\/\S+)/.exec(output)?.[1];
-    if (url && rpcUrl && (await fetch(`${url}/healthz`).then((r) => r.ok, () => false))) {
+    if (
+      url &&
+      rpcUrl &&
+      (await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      ))
+    ) {
       attachMail(url, mail); // sign-up codes: the development mailbox in the data directory
       return { child, url, rpcUrl, output: () => output };
     }
@@ -81,8 +99,16 @@ async function observe(running: Running) {
     return String((await exchange(running.url, client, again.code)).json["content_address"]);
   };
   const adex = (await call(running.url, "GET", `/v1/development-api/balance_adex/${alice.contentAddress}?cuid=${CUID}`)).json;
-  const [balance, used] = (await chain.readContract({ address: exchangeAddress, abi: contentTokenExchangeAbi, functionName: "balance_adex", args: [alice.contentAddress as Address, CUID] })) as [bigint, bigint];
-  const provider = (await chain.readContract({ address: exchangeAddress, abi: contentTokenExchangeAbi, functionName: "get_provider", args: [CUID] })) as { registered: boolean; ownerAddr: string };
+  const [balance, used] = (await chain.readContract({
+    address: exchangeAddress,
+    abi: contentTokenExchangeAbi,
+    functionName: "balance_adex",
+    args: [alice.contentAddress as Address, CUID],
+  })) as [bigint, bigint];
+  const provider = (await chain.readContract({ address: exchangeAddress, abi: contentTokenExchangeAbi, functionName: "get_provider", args: [CUID] })) as {
+    registered: boolean;
+    ownerAddr: string;
+  };
   return {
     aliceContentAddress: await signIn(alice),
     bobContentAddress: await signIn(bob),
@@ -102,15 +128,29 @@ beforeAll(async () => {
   const reg = await call(server.url, "POST", "/v1/pin/register", { token: alice.token, body: { user_uuid: alice.uuid, ...alicePin } });
   aliceShare = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
   expect((await call(server.url, "POST", "/v1/pin/register", { token: bob.token, body: { user_uuid: bob.uuid, ...pinOf("135791") } })).status).toBe(200);
-  const registration = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid: CUID, release_per: 50, owner_addr: PROVIDER });
+  const registration = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+    client_id: client.client_id,
+    cuid: CUID,
+    release_per: 50,
+    owner_addr: PROVIDER,
+  });
   expect(registration.status).toBe(200);
   const { aes_key: key, aes_iv: iv } = registration.json as { aes_key: string; aes_iv: string };
-  expect((await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: alice.userId, xotn: "1000", cuid: CUID })).status).toBe(200);
-  const bought = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: alice.userId, amount: "400", cuid: CUID });
+  expect((await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: alice.userId, xotn: "1000", cuid: CUID })).status).toBe(
+    200,
+  );
+  const bought = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+    client_id: client.client_id,
+    user_dbkey: alice.userId,
+    amount: "400",
+    cuid: CUID,
+  });
   expect(bought.json).toMatchObject({ token_amount: "400", provider_received: "340" });
   const spend = encryptHex(JSON.stringify({ client_id: client.client_id, user_dbkey: alice.userId, amount: "225", cuid: CUID }), key, iv);
   expect((await postBasic(server, client, "/v1/development-api/increase_used_content_token", { encrypted_message: spend })).status).toBe(200);
-  expect((await postBasic(server, client, "/v1/dev/register_slot", { client_id: client.client_id, cuid: CUID, meta_idx: 1, user_id: alice.userId })).status).toBe(200);
+  expect(
+    (await postBasic(server, client, "/v1/dev/register_slot", { client_id: client.client_id, cuid: CUID, meta_idx: 1, user_id: alice.userId })).status,
+  ).toBe(200);
   const moved = await call(server.url, "POST", "/idex-platform/exchange_token_owner", {
     token: alice.token,
     body: { state: "persisted-1", cu_id: CUID, from_uuid: alice.userId, to_uuid: bob.userId, meta_idx: 1, ...alicePin, key_share_user: aliceShare },
@@ -141,7 +181,10 @@ describe("the development chain keeps its state across restarts", () => {
     server = await startServer();
     expect(server.output()).not.toContain("contracts deployed now");
     expect(await observe(server)).toEqual(before);
-    const verify = await call(server.url, "POST", "/v1/pin/verify", { token: await tokenOf(server, alice), body: { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare } });
+    const verify = await call(server.url, "POST", "/v1/pin/verify", {
+      token: await tokenOf(server, alice),
+      body: { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare },
+    });
     expect(verify.status).toBe(200);
   }, 180_000);
 
@@ -154,7 +197,10 @@ describe("the development chain keeps its state across restarts", () => {
     server = await startServer();
     expect(server.output()).not.toContain("chain_behind_database");
     expect(await observe(server)).toEqual(before);
-    const verify = await call(server.url, "POST", "/v1/pin/verify", { token: await tokenOf(server, alice), body: { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare } });
+    const verify = await call(server.url, "POST", "/v1/pin/verify", {
+      token: await tokenOf(server, alice),
+      body: { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare },
+    });
     expect(verify.status).toBe(200);
   }, 180_000);
 });

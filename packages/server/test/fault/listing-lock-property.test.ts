@@ -1,12 +1,12 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PATHS } from "@slotgate/protocol";
-import { exchangeTokenOwnerSchema } from "@slotgate/protocol/schemas";
-import express from "express";
+import { ENDPOINTS } from "@slotgate/protocol/endpoints";
+import express, { Router } from "express";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { chainRoute } from "../../src/chain/chain-route.js";
-import { errorHandler } from "../../src/http/error-handler.js";
+import { errorHandler } from "../../src/platform/http/error-handler.js";
+import { mountEndpoint } from "../../src/platform/http/mount-endpoint.js";
 import type { ExchangeCall, ExchangeOutcome } from "../support/chain-double.js";
 import { call } from "../support/flows.js";
 import { TEST_DB } from "../support/harness.js";
@@ -72,7 +72,10 @@ const command: fc.Arbitrary<Command> = fc.oneof(
       outcome: fc.constantFrom<ExchangeOutcome>({ kind: "answer" }, { kind: "pending" }, { kind: "refused", code: "replayed_message" }, { kind: "broken" }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant<"land">("land"), pick: fc.nat(3), status: fc.constantFrom<"confirmed" | "failed">("confirmed", "failed") }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant<"land">("land"), pick: fc.nat(3), status: fc.constantFrom<"confirmed" | "failed">("confirmed", "failed") }),
+  },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant<"await">("await"), pick: fc.nat(7) }) },
 );
 
@@ -105,7 +108,7 @@ class MarketView {
 /** What the cases exercised (so the property cannot hold by never reaching the lock). */
 const seen = { accepted: 0, loginHeld: 0, saleLoggedIn: 0, saleHeld: 0, pending: 0 };
 
-const sql = <R,>(text: string, params?: unknown[]) => rig.servers[0].sql<R>(text, params);
+const sql = <R>(text: string, params?: unknown[]) => rig.servers[0].sql<R>(text, params);
 
 /** Runs one case; answers the violations found (empty when the property holds). */
 async function runCase(commands: Command[], locked: boolean): Promise<string[]> {
@@ -163,7 +166,15 @@ async function runCase(commands: Command[], locked: boolean): Promise<string[]> 
         const base = locked ? rig.servers[cmd.instance].url : unlockedUrls[cmd.instance]!;
         const answered = call(base, "POST", PATHS.exchangeTokenOwner, {
           token: seller.tokens[cmd.instance],
-          body: { state, cu_id: rig.cuid, from_uuid: seller.userId, to_uuid: buyer.userId, meta_idx: 0, pin_hash: "11".repeat(32), key_share_user: "22".repeat(32) },
+          body: {
+            state,
+            cu_id: rig.cuid,
+            from_uuid: seller.userId,
+            to_uuid: buyer.userId,
+            meta_idx: 0,
+            pin_hash: "11".repeat(32),
+            key_share_user: "22".repeat(32),
+          },
         }).then((res) => {
           if (res.json["error"] === "logout_required") seen.saleLoggedIn += 1;
           if (res.json["error"] === "slot_transfer_in_progress") seen.saleHeld += 1;
@@ -260,7 +271,9 @@ beforeAll(async () => {
   for (const server of rig.servers) {
     const services = server.slotgate.services;
     const app = express();
-    app.post(PATHS.exchangeTokenOwner, ...chainRoute(services, { caller: "user", schema: exchangeTokenOwnerSchema, actor: (body) => body.from_uuid }, ({ chain, body, write }) => chain.exchangeSlotOwner(body, write)));
+    const router = Router();
+    mountEndpoint(router, services, ENDPOINTS.exchangeTokenOwner, { chain: true }, (input, { chain, write }) => chain.exchangeSlotOwner(input, write));
+    app.use(router);
     app.use(errorHandler(services.log));
     const http = createServer(app);
     await new Promise<void>((resolve) => http.listen(0, "127.0.0.1", resolve));
@@ -281,7 +294,9 @@ describe("the listing lock's property (two instances, one PostgreSQL)", () => {
   it(`no sale is accepted while the seller is logged in, and no login while a hold stands (${RUNS} cases)`, async () => {
     const started = Date.now();
     const details = await check(true, RUNS);
-    process.stderr.write(`[listing-lock property] ${details.numRuns} cases in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${details.seed}): ${JSON.stringify(seen)}\n`);
+    process.stderr.write(
+      `[listing-lock property] ${details.numRuns} cases in ${((Date.now() - started) / 1000).toFixed(1)} s (seed ${details.seed}): ${JSON.stringify(seen)}\n`,
+    );
     expect(details.failed, details.failed ? `counterexample ${JSON.stringify(details.counterexample)}: ${String(details.errorInstance)}` : "").toBe(false);
     expect(details.numRuns).toBe(RUNS);
     // The cases reached every side of the lock: sales accepted, sales refused for a login and for a hold,

@@ -61,7 +61,16 @@ beforeAll(async () => {
   node = await startAnvil({ port: 0 });
   const { env: chainEnv } = await deployOnNode(node.rpcUrl);
   provider = new JsonRpcProvider(node.rpcUrl, undefined, { cacheTimeout: -1, staticNetwork: true });
-  contracts = connectContracts({ xotn: chainEnv["XOTN_ADDRESS"]!, exchange: chainEnv["EXCHANGE_ADDRESS"]!, entryPoint: chainEnv["ENTRYPOINT_ADDRESS"]!, factory: chainEnv["FACTORY_ADDRESS"]!, paymaster: chainEnv["PAYMASTER_ADDRESS"]! }, provider);
+  contracts = connectContracts(
+    {
+      xotn: chainEnv["XOTN_ADDRESS"]!,
+      exchange: chainEnv["EXCHANGE_ADDRESS"]!,
+      entryPoint: chainEnv["ENTRYPOINT_ADDRESS"]!,
+      factory: chainEnv["FACTORY_ADDRESS"]!,
+      paymaster: chainEnv["PAYMASTER_ADDRESS"]!,
+    },
+    provider,
+  );
   // The players' XOTN comes from a bank account, funded by the treasury before any instance uses the operator key.
   const bank = new Wallet(BANK, provider);
   await provider.send("anvil_setBalance", [bank.address, "0x3635C9ADC5DEA00000"]);
@@ -105,11 +114,23 @@ beforeAll(async () => {
   const xotn = contracts.xotn.connect(bank) as Contract;
   let bankNonce = await provider.getTransactionCount(bank.address);
   for (let n = 0; n < 6; n += 1) {
-    const res = await signUpPlayer(first.url, first.dataDir, { client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, state: `s${n}`, email: randomEmail("fault"), password: "fault-player-password" });
+    const res = await signUpPlayer(first.url, first.dataDir, {
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0]!,
+      state: `s${n}`,
+      email: randomEmail("fault"),
+      password: "fault-player-password",
+    });
     const code = new URL(res.headers.get("location")!).searchParams.get("code")!;
     const token = await call(first.url, "POST", "/oauth/token", {
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, client_id: client.client_id, client_secret: client.client_secret }).toString(),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: client.redirect_uris[0]!,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }).toString(),
     });
     expect(token.status).toBe(200);
     const userId = String(token.json["user_id"]);
@@ -118,7 +139,14 @@ beforeAll(async () => {
     const reg = await call(first.url, "POST", "/v1/pin/register", { token: accessToken, body: { user_uuid: Number(userId), ...pin } });
     expect(reg.status, reg.text).toBe(200);
     const data = (reg.json["data"] as Array<{ address: string; key_share_user: string }>)[0]!;
-    const player: Player = { userId, token: accessToken, slot: String(token.json["content_address"]), wallet: data.address, pin, keyShare: data.key_share_user };
+    const player: Player = {
+      userId,
+      token: accessToken,
+      slot: String(token.json["content_address"]),
+      wallet: data.address,
+      pin,
+      keyShare: data.key_share_user,
+    };
     await (await xotn.getFunction("transfer")(player.slot, 100_000n, { nonce: bankNonce++ })).wait();
     await (await xotn.getFunction("transfer")(player.wallet, 1_000n, { nonce: bankNonce++ })).wait();
     const consent = await call(first.url, "POST", "/v1/pin/verify", {
@@ -212,7 +240,9 @@ describe("three instances, one database, one chain node", () => {
         call(instance.url, "POST", "/v1/development-api/user_buy_content_token", { body, headers: { ...basicOf(), "idempotency-key": key } }),
       ),
     );
-    const settled = await Promise.all(answers.map((answer) => (answer.status === 202 ? follow(String(answer.json["write_id"]), basicOf()) : { kind: "accepted" as const, body: answer.json })));
+    const settled = await Promise.all(
+      answers.map((answer) => (answer.status === 202 ? follow(String(answer.json["write_id"]), basicOf()) : { kind: "accepted" as const, body: answer.json })),
+    );
     expect(settled.map((outcome) => outcome.kind)).toEqual(["accepted", "accepted"]);
     const [a, b] = settled as Array<{ body: Record<string, unknown> }>;
     expect(b!.body["tx_hash"]).toBe(a!.body["tx_hash"]);
@@ -254,18 +284,34 @@ describe("three instances, one database, one chain node", () => {
       while (Date.now() < faultsOver + 3_000) {
         const login = await send("/v1/oauth/status/login", user, bearer);
         if (login.kind !== "accepted") refusals.push(`login ${login.status} ${login.error}`);
-        const bought = await send("/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: player.userId, amount: "50", cuid }, basicOf(), randomUUID());
+        const bought = await send(
+          "/v1/development-api/user_buy_content_token",
+          { client_id: client.client_id, user_dbkey: player.userId, amount: "50", cuid },
+          basicOf(),
+          randomUUID(),
+        );
         if (bought.kind === "accepted") accepted.purchases.push(String(bought.body["tx_hash"]));
         else refusals.push(`purchase ${bought.status} ${bought.error}`);
         for (const amount of [3n, 4n]) {
-          const message = encryptHex(JSON.stringify({ client_id: client.client_id, user_dbkey: player.userId, amount: String(amount), cuid }), spendKey.key, spendKey.iv);
+          const message = encryptHex(
+            JSON.stringify({ client_id: client.client_id, user_dbkey: player.userId, amount: String(amount), cuid }),
+            spendKey.key,
+            spendKey.iv,
+          );
           const spent = await send("/v1/development-api/increase_used_content_token", { encrypted_message: message }, basicOf(), randomUUID());
           if (spent.kind === "accepted") accepted.spent.set(player.slot, (accepted.spent.get(player.slot) ?? 0n) + amount);
           else refusals.push(`spend ${spent.status} ${spent.error}`);
         }
         const transfer = await send(
           "/v1/token/transfer",
-          { from_address: player.wallet, to_address: sink, amount: "1", contract_address: await contracts.xotn.getAddress(), pin_hash: player.pin.pin_hash, key_share_user: player.keyShare },
+          {
+            from_address: player.wallet,
+            to_address: sink,
+            amount: "1",
+            contract_address: await contracts.xotn.getAddress(),
+            pin_hash: player.pin.pin_hash,
+            key_share_user: player.keyShare,
+          },
           bearer,
           randomUUID(),
         );
@@ -300,7 +346,10 @@ describe("three instances, one database, one chain node", () => {
     try {
       for (const key of [PLATFORM_KEYS.operator, PLATFORM_KEYS.spendRecorder, PLATFORM_KEYS.bundler]) {
         const signer = new Wallet(key).address;
-        const rows = await db.query<{ n: string; status: string; tx_hash: string }>("SELECT nonce::text AS n, status, tx_hash FROM cs_transactions WHERE lower(signer) = lower($1) ORDER BY nonce", [signer]);
+        const rows = await db.query<{ n: string; status: string; tx_hash: string }>(
+          "SELECT nonce::text AS n, status, tx_hash FROM cs_transactions WHERE lower(signer) = lower($1) ORDER BY nonce",
+          [signer],
+        );
         if (rows.length === 0) continue;
         const nonces = rows.map((row) => Number(row.n));
         expect(nonces).toEqual(Array.from({ length: nonces.length }, (_, n) => nonces[0]! + n));
@@ -311,7 +360,9 @@ describe("three instances, one database, one chain node", () => {
       // Webhooks: every marketplace message in the outbox was delivered, and the marketplace saw each event id.
       let undelivered = -1;
       for (let attempt = 0; attempt < 120 && undelivered !== 0; attempt += 1) {
-        [{ undelivered }] = (await db.query<{ undelivered: number }>("SELECT count(*)::int AS undelivered FROM outbox WHERE delivered_at IS NULL")) as [{ undelivered: number }];
+        [{ undelivered }] = (await db.query<{ undelivered: number }>("SELECT count(*)::int AS undelivered FROM outbox WHERE delivered_at IS NULL")) as [
+          { undelivered: number },
+        ];
         if (undelivered !== 0) await sleep(250);
       }
       expect(undelivered).toBe(0);
@@ -326,7 +377,9 @@ describe("three instances, one database, one chain node", () => {
     // The faults happened: the killed instance left requests unanswered, and the pause held writes (202) or
     // refused reads (503).
     expect(unanswered).toBeGreaterThan(0);
-    expect(seen.filter((answer) => answer.at >= pause.from && answer.at <= pause.to + PAUSE_TAIL_MS && (answer.status === 202 || answer.status === 503)).length).toBeGreaterThan(0);
+    expect(
+      seen.filter((answer) => answer.at >= pause.from && answer.at <= pause.to + PAUSE_TAIL_MS && (answer.status === 202 || answer.status === 503)).length,
+    ).toBeGreaterThan(0);
     // The only 5xx answers were 503s while the chain was paused (and its RPC timeout ran out).
     const serverErrors = seen.filter((answer) => answer.status >= 500 && answer.at >= start);
     expect(serverErrors.filter((answer) => answer.status !== 503)).toEqual([]);

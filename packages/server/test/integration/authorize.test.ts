@@ -77,7 +77,8 @@ describe("GET /oauth/authorize validation", () => {
     const html = await res.text();
     expect(html).toContain('<form method="post" action="/oauth/authorize" id="email-form">');
     for (const [k, v] of Object.entries({ ...base(), display: "page" })) {
-      expect(html).toContain(`name="${k}" value="${v.replace(/=/g, "&#61;")}"`);
+      // The renderer escapes `&`, `<` and `"` in attribute values; `=` is left as it is.
+      expect(html).toContain(`name="${k}" value="${v.replace(/&/g, "&amp;")}"`);
     }
     expect(html).not.toContain('name="foo"');
     expect(html).toMatch(/name="email"/);
@@ -122,7 +123,14 @@ describe("POST /oauth/authorize", () => {
   it("signs up, approves and redirects with code and state (appending to an existing query)", async () => {
     const browser = new BrowserSession(server.url);
     const page = await browser.open(base());
-    const res = await browser.submitWithMailbox({ ...base(), csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    const res = await browser.submitWithMailbox({
+      ...base(),
+      csrf_token: page.csrf,
+      email: randomEmail(),
+      password: "user-password-1",
+      decision: "approve",
+      intent: "signup",
+    });
     expect(res.status).toBe(302);
     expect(res.location).toMatch(/^https:\/\/app\.example\/callback\?tab=1&code=[A-Za-z0-9_-]{43}&state=st-123$/);
   });
@@ -138,7 +146,14 @@ describe("POST /oauth/authorize", () => {
     expect(wrong.status).toBe(401);
     expect(wrong.html).toContain("Wrong email or password");
     expect(wrong.html).toContain('name="csrf_token"');
-    const taken = await browser.submitWithMailbox({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve", intent: "signup" });
+    const taken = await browser.submitWithMailbox({
+      ...base(),
+      csrf_token: page.csrf,
+      email,
+      password: "user-password-1",
+      decision: "approve",
+      intent: "signup",
+    });
     expect(taken.status).toBe(409);
     expect(await codes()).toBe(before);
     const signIn = await browser.submit({ ...base(), csrf_token: page.csrf, email: email.toUpperCase(), password: "user-password-1", decision: "approve" });
@@ -171,7 +186,14 @@ describe("POST /oauth/authorize", () => {
     const params = { ...base(), redirect_uri: "https://popup.example:8443/done", display: "popup" };
     const browser = new BrowserSession(server.url);
     const page = await browser.open(params);
-    const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    const res = await browser.submitWithMailbox({
+      ...params,
+      csrf_token: page.csrf,
+      email: randomEmail(),
+      password: "user-password-1",
+      decision: "approve",
+      intent: "signup",
+    });
     expect(res.status).toBe(200);
     const json = /<script type="application\/json" id="slotgate-result">([^<]+)<\/script>/.exec(res.html)![1]!;
     const result = JSON.parse(json) as { targetOrigin: string; messages: Array<{ from: string; type: string; data: string; state: string }> };
@@ -195,7 +217,14 @@ describe("POST /oauth/authorize", () => {
     const params = { ...base(), redirect_uri: LOOPBACK };
     const browser = new BrowserSession(server.url);
     const page = await browser.open(params);
-    const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+    const res = await browser.submitWithMailbox({
+      ...params,
+      csrf_token: page.csrf,
+      email: randomEmail(),
+      password: "user-password-1",
+      decision: "approve",
+      intent: "signup",
+    });
     expect(res.status).toBe(302);
     const loc = new URL(res.location!);
     expect(`${loc.origin}${loc.pathname}`).toBe(LOOPBACK);
@@ -211,7 +240,8 @@ describe("POST /oauth/authorize", () => {
 });
 
 describe("sign-up proves the mailbox (emailed one-time code)", () => {
-  const users = async (email: string) => server.sql<{ verified: boolean }>("SELECT email_verified_at IS NOT NULL AS verified FROM end_users WHERE email = $1", [email]);
+  const users = async (email: string) =>
+    server.sql<{ verified: boolean }>("SELECT email_verified_at IS NOT NULL AS verified FROM end_users WHERE email = $1", [email]);
 
   it("mails a code over SMTP and creates the account only when the code comes back", async () => {
     const email = randomEmail("mailbox");
@@ -275,14 +305,23 @@ describe("sign-up proves the mailbox (emailed one-time code)", () => {
 
   it("an account without a verified mailbox (from before verification) is asked for a code at sign-in", async () => {
     const email = randomEmail("legacy");
-    const { hashPassword } = await import("../../src/users/passwords.js");
-    await server.sql("INSERT INTO end_users (email, password_hash, nickname) VALUES ($1, $2, 'legacy')", [email, await hashPassword("user-password-1", { N: 1024, r: 8, p: 1 })]);
+    const { hashPassword } = await import("../../src/identity/users/passwords.js");
+    await server.sql("INSERT INTO end_users (email, password_hash, nickname) VALUES ($1, $2, 'legacy')", [
+      email,
+      await hashPassword("user-password-1", { N: 1024, r: 8, p: 1 }),
+    ]);
     const browser = new BrowserSession(server.url);
     const page = await browser.open(base());
     const step = await browser.submit({ ...base(), csrf_token: page.csrf, email, password: "user-password-1", decision: "approve" });
     expect(step.status).toBe(200);
     expect(step.html).toContain("has not proven its mailbox");
-    const done = await browser.submit({ ...base(), csrf_token: step.csrf!, challenge: step.challenge!, otp: await server.mail.nextCode(email), decision: "approve" });
+    const done = await browser.submit({
+      ...base(),
+      csrf_token: step.csrf!,
+      challenge: step.challenge!,
+      otp: await server.mail.nextCode(email),
+      decision: "approve",
+    });
     expect(done.status).toBe(302);
     expect(await users(email)).toEqual([{ verified: true }]);
   });

@@ -18,9 +18,11 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const snapshot = async () =>
-  (await server.sql<{ n: string }>(
-    "SELECT (SELECT count(*) FROM dev_users) + (SELECT count(*) FROM clients) + (SELECT count(*) FROM end_users) + (SELECT count(*) FROM login_status) + (SELECT count(*) FROM outbox) + (SELECT count(*) FROM revoked_tokens) + (SELECT count(*) FROM authorization_codes WHERE used_at IS NOT NULL) AS n",
-  ))[0]!.n;
+  (
+    await server.sql<{ n: string }>(
+      "SELECT (SELECT count(*) FROM dev_users) + (SELECT count(*) FROM clients) + (SELECT count(*) FROM end_users) + (SELECT count(*) FROM login_status) + (SELECT count(*) FROM outbox) + (SELECT count(*) FROM revoked_tokens) + (SELECT count(*) FROM authorization_codes WHERE used_at IS NOT NULL) AS n",
+    )
+  )[0]!.n;
 
 describe("bad input changes nothing", () => {
   it("expired tokens get 401 on every bearer endpoint", async () => {
@@ -33,7 +35,11 @@ describe("bad input changes nothing", () => {
       ["POST", "/v1/oauth/status/login", body],
       ["POST", "/v1/oauth/status/logout", body],
       ["GET", `/v1/oauth/status/check?${new URLSearchParams(body)}`, undefined],
-      ["GET", `/v1/oauth-meta/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, state: "s" })}`, undefined],
+      [
+        "GET",
+        `/v1/oauth-meta/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, state: "s" })}`,
+        undefined,
+      ],
     ] as const) {
       const res = await call(server.url, method, path, { token: expired, ...(b ? { body: b } : {}) });
       expect(res.status, path).toBe(401);
@@ -65,7 +71,10 @@ describe("bad input changes nothing", () => {
       fc.asyncProperty(
         fc.oneof(
           fc.jsonValue(),
-          fc.dictionary(fc.constantFrom("email", "password", "user_id", "client_id", "client_secret", "code", "redirect_uri", "grant_type", "name", "x"), fc.jsonValue()),
+          fc.dictionary(
+            fc.constantFrom("email", "password", "user_id", "client_id", "client_secret", "code", "redirect_uri", "grant_type", "name", "x"),
+            fc.jsonValue(),
+          ),
         ),
         async (body) => {
           const res = await call(server.url, "POST", path, { body: JSON.stringify(body), ...(bearer ? { token } : {}) });
@@ -82,9 +91,11 @@ describe("bad input changes nothing", () => {
 
 describe("bad input on the sign-in endpoints of mailboxes, identity providers and passkeys changes nothing", () => {
   const identitySnapshot = async () =>
-    (await server.sql<{ n: string }>(
-      "SELECT concat_ws('/', (SELECT count(*) FROM end_users), (SELECT count(*) FROM end_users WHERE email_verified_at IS NOT NULL), (SELECT count(*) FROM identity_links), (SELECT count(*) FROM passkeys), (SELECT count(*) FROM mailbox_challenges WHERE consumed_at IS NOT NULL), (SELECT count(*) FROM sign_in_flows WHERE consumed_at IS NOT NULL), (SELECT count(*) FROM authorization_codes)) AS n",
-    ))[0]!.n;
+    (
+      await server.sql<{ n: string }>(
+        "SELECT concat_ws('/', (SELECT count(*) FROM end_users), (SELECT count(*) FROM end_users WHERE email_verified_at IS NOT NULL), (SELECT count(*) FROM identity_links), (SELECT count(*) FROM passkeys), (SELECT count(*) FROM mailbox_challenges WHERE consumed_at IS NOT NULL), (SELECT count(*) FROM sign_in_flows WHERE consumed_at IS NOT NULL), (SELECT count(*) FROM authorization_codes)) AS n",
+      )
+    )[0]!.n;
   const params = () => ({ client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, response_type: "code", state: "bad-input" });
   const fieldValue = fc.oneof(fc.string({ maxLength: 60 }), fc.constantFrom("", "1", "approve", "deny", "A".repeat(32), "000000", "{}", "[]", "null"));
 
@@ -94,7 +105,22 @@ describe("bad input on the sign-in endpoints of mailboxes, identity providers an
     const before = await identitySnapshot();
     await fc.assert(
       fc.asyncProperty(
-        fc.dictionary(fc.constantFrom("challenge", "otp", "provider", "passkey_flow", "passkey_response", "passkey_registration", "passkey_skip", "idp_flow", "add_passkey", "decision"), fieldValue, { minKeys: 1 }),
+        fc.dictionary(
+          fc.constantFrom(
+            "challenge",
+            "otp",
+            "provider",
+            "passkey_flow",
+            "passkey_response",
+            "passkey_registration",
+            "passkey_skip",
+            "idp_flow",
+            "add_passkey",
+            "decision",
+          ),
+          fieldValue,
+          { minKeys: 1 },
+        ),
         async (fields) => {
           const res = await browser.submit({ ...params(), csrf_token: page.csrf, ...fields });
           if (res.status === 302) {
@@ -129,14 +155,20 @@ describe("bad input on the sign-in endpoints of mailboxes, identity providers an
   it("GET /oauth/idp/callback with arbitrary query strings: 4xx, nothing created (property)", async () => {
     const before = await identitySnapshot();
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom("state", "code", "error", "iss", "x"), fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 }))), async (query) => {
-        const search = new URLSearchParams();
-        for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) search.append(k, item);
-        const res = await call(server.url, "GET", `/oauth/idp/callback?${search}`);
-        expect(res.status).toBeGreaterThanOrEqual(400);
-        expect(res.status).toBeLessThan(500);
-        expect(errorBodySchema.safeParse(res.json).success).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(
+          fc.constantFrom("state", "code", "error", "iss", "x"),
+          fc.oneof(fc.string({ maxLength: 60 }), fc.array(fc.string({ maxLength: 5 }), { maxLength: 2 })),
+        ),
+        async (query) => {
+          const search = new URLSearchParams();
+          for (const [k, v] of Object.entries(query)) for (const item of Array.isArray(v) ? v : [v]) search.append(k, item);
+          const res = await call(server.url, "GET", `/oauth/idp/callback?${search}`);
+          expect(res.status).toBeGreaterThanOrEqual(400);
+          expect(res.status).toBeLessThan(500);
+          expect(errorBodySchema.safeParse(res.json).success).toBe(true);
+        },
+      ),
       { numRuns: 25 },
     );
     expect(await identitySnapshot()).toBe(before);

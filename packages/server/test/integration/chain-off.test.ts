@@ -58,10 +58,19 @@ describe("/healthz waits for the chain", () => {
       rpcUrl: null,
       close: async () => undefined,
     };
-    const config = loadConfig({ PORT: "0", LOG_LEVEL: "silent", CLIENT_SECRET_PEPPER: "test-pepper-0123456789abcdefghijklmnopqrstuv", SLOTGATE_SEED_DEMO: "off", CHAIN: "off" });
+    const config = loadConfig({
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      CLIENT_SECRET_PEPPER: "test-pepper-0123456789abcdefghijklmnopqrstuv",
+      SLOTGATE_SEED_DEMO: "off",
+      CHAIN: "off",
+    });
     const db = await openDatabase({});
     await migrateServer(db);
-    const running = await startServer(config, { resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: [] }, chain: handle });
+    const running = await startServer(config, {
+      resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: [] },
+      chain: handle,
+    });
     try {
       const down = await call(running.url, "GET", "/healthz");
       expect([down.status, down.json["error"]]).toEqual([503, "service_unavailable"]);

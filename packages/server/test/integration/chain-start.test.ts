@@ -28,7 +28,12 @@ describe("startChain on the development chain (CHAIN=anvil)", () => {
     const firstWarnings: ChainStartWarning[] = [];
     const first = (await startChain(settings, db, { dataDir: dir, warn: (w) => firstWarnings.push(w) })) as ChainHandle;
     const wallet = await first.service.provisionWallet(77);
-    const provider = await first.service.initPermissionProvider({ client_id: "sg_chain_start", cuid: "chain-start", release_per: 10, owner_addr: `0x${"ef".repeat(20)}` });
+    const provider = await first.service.initPermissionProvider({
+      client_id: "sg_chain_start",
+      cuid: "chain-start",
+      release_per: 10,
+      owner_addr: `0x${"ef".repeat(20)}`,
+    });
     if (isPendingWrite(provider)) throw new Error("the registration did not land within the wait");
     expect(first.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:[0-9]+$/);
     await first.close();
@@ -45,10 +50,15 @@ describe("startChain on the development chain (CHAIN=anvil)", () => {
       expect(second.service.addresses.exchange).toBe(deployment.addresses.exchange);
       expect(await second.service.contentAddressFor(77)).toBe(wallet.content_address);
       // The registration is still on the chain: registering the cuid again is refused by the chain's own record.
-      await expect(second.service.initPermissionProvider({ client_id: "sg_chain_start", cuid: "chain-start", release_per: 10, owner_addr: `0x${"ef".repeat(20)}` })).rejects.toMatchObject({ code: "cuid_taken" });
+      await expect(
+        second.service.initPermissionProvider({ client_id: "sg_chain_start", cuid: "chain-start", release_per: 10, owner_addr: `0x${"ef".repeat(20)}` }),
+      ).rejects.toMatchObject({ code: "cuid_taken" });
       expect(provider.tx_hash).toMatch(/^0x[0-9a-f]{64}$/);
       // One process manages a data directory's chain.
-      await expect(startChain(settings, db, { dataDir: dir, warn: () => undefined })).rejects.toMatchObject({ code: "chain_unavailable", message: expect.stringContaining(`in use by process ${process.pid}`) });
+      await expect(startChain(settings, db, { dataDir: dir, warn: () => undefined })).rejects.toMatchObject({
+        code: "chain_unavailable",
+        message: expect.stringContaining(`in use by process ${process.pid}`),
+      });
     } finally {
       await second.close();
       await db.close();
@@ -69,7 +79,9 @@ describe("startChain on the development chain (CHAIN=anvil)", () => {
     try {
       await expect(startChain(settings, db, { dataDir: dir, warn: () => undefined })).rejects.toMatchObject({
         code: "chain_unavailable",
-        message: expect.stringContaining("older Slotgate whose exchange has no slot registry (owner, slot wallet, transfer count); start from an empty data directory"),
+        message: expect.stringContaining(
+          "older Slotgate whose exchange has no slot registry (owner, slot wallet, transfer count); start from an empty data directory",
+        ),
       });
     } finally {
       await db.close();
@@ -93,7 +105,7 @@ describe("startChain on the development chain (CHAIN=anvil)", () => {
     expect(readFileSync(join(dir, "chain-kek"), "utf8")).toBe(kek);
     expect(readFileSync(join(dir, "chain-recovery-key"), "utf8")).toBe(recovery);
     for (const code of ["generated_chain_kek", "generated_chain_recovery_key"]) {
-      expect(warnings.filter((w) => w.code === code).map((w) => w.message.includes(" generated in ") ? "generated" : "read")).toEqual(["generated", "read"]);
+      expect(warnings.filter((w) => w.code === code).map((w) => (w.message.includes(" generated in ") ? "generated" : "read"))).toEqual(["generated", "read"]);
     }
     await db.close();
   });

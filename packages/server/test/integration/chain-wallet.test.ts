@@ -91,11 +91,24 @@ describe("PIN endpoints", () => {
 
   it("verify with operation approve_purchases signs a sponsored UserOperation for one cuid (deploys the slot wallet)", async () => {
     const cuid = `consent-${Date.now()}`;
-    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 10, owner_addr: "0x00000000000000000000000000000000c0ffee01" });
+    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+      client_id: client.client_id,
+      cuid,
+      release_per: 10,
+      owner_addr: "0x00000000000000000000000000000000c0ffee01",
+    });
     expect(init.status).toBe(200);
-    const unknown = await post("/v1/pin/verify", { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare, operation: { kind: "approve_purchases", cuid: "nobody-registered-it", amount: "1" } }, alice.token);
+    const unknown = await post(
+      "/v1/pin/verify",
+      { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare, operation: { kind: "approve_purchases", cuid: "nobody-registered-it", amount: "1" } },
+      alice.token,
+    );
     expect([unknown.status, unknown.json["error"]]).toEqual([404, "provider_not_registered"]);
-    const res = await post("/v1/pin/verify", { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare, operation: { kind: "approve_purchases", cuid, amount: "1000000" } }, alice.token);
+    const res = await post(
+      "/v1/pin/verify",
+      { user_uuid: alice.uuid, ...alicePin, key_share_user: aliceShare, operation: { kind: "approve_purchases", cuid, amount: "1000000" } },
+      alice.token,
+    );
     expect(res.status).toBe(200);
     expect(res.json["tx_hash"]).toMatch(/^0x[0-9a-f]{64}$/);
     expect(res.json["deployed_wallet"]).toBe(true);
@@ -108,7 +121,11 @@ describe("POST /v1/token/transfer", () => {
     const xotn = chainOf(server).addresses.xotn;
     await chainOf(server).fundWallet({ user_uuid: alice.uuid, xotn: "5000", wallet: "user" });
     const to = "0x00000000000000000000000000000000000b0b01";
-    const res = await post("/v1/token/transfer", { from_address: aliceWallet, to_address: to, amount: "1200", contract_address: xotn, pin_hash: alicePin.pin_hash, key_share_user: aliceShare }, alice.token);
+    const res = await post(
+      "/v1/token/transfer",
+      { from_address: aliceWallet, to_address: to, amount: "1200", contract_address: xotn, pin_hash: alicePin.pin_hash, key_share_user: aliceShare },
+      alice.token,
+    );
     expect(res.status).toBe(200);
     expect(res.json["transaction_hash"]).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await xotnBalance(server, to)).toBe(1200n);
@@ -124,7 +141,14 @@ describe("POST /v1/token/transfer", () => {
     const bobs = await post("/v1/token/transfer", body, bob.token);
     expect(bobs.status, "alice's wallet with bob's token").toBeGreaterThanOrEqual(400);
     const before = await chainSnapshot(server);
-    for (const bad of [{ ...body, amount: "0" }, { ...body, amount: "-1" }, { ...body, to_address: "0x12" }, { ...body, extra: 1 }, { ...body, pin_hash: "zz" }, {}]) {
+    for (const bad of [
+      { ...body, amount: "0" },
+      { ...body, amount: "-1" },
+      { ...body, to_address: "0x12" },
+      { ...body, extra: 1 },
+      { ...body, pin_hash: "zz" },
+      {},
+    ]) {
       const res = await post("/v1/token/transfer", bad, alice.token);
       expect([res.status, res.json["error"]], JSON.stringify(bad)).toEqual([400, "invalid_request"]);
     }
@@ -139,7 +163,12 @@ describe("POST /v1/token/transfer", () => {
 describe("POST /idex-platform/exchange_token_owner", () => {
   const cuid = `exch-${Date.now()}`;
   beforeAll(async () => {
-    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 10, owner_addr: "0x00000000000000000000000000000000c0ffee01" });
+    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+      client_id: client.client_id,
+      cuid,
+      release_per: 10,
+      owner_addr: "0x00000000000000000000000000000000c0ffee01",
+    });
     expect(init.status).toBe(200);
     const slot = await postBasic(server, client, "/v1/dev/register_slot", { client_id: client.client_id, cuid, meta_idx: 3, user_id: alice.userId });
     expect(slot.status).toBe(200);
@@ -147,7 +176,15 @@ describe("POST /idex-platform/exchange_token_owner", () => {
   });
 
   it("the owner gives the slot to another user's wallet; the same state token cannot be used twice", async () => {
-    const body = { state: "exchange-state-0001", cu_id: cuid, from_uuid: alice.userId, to_uuid: bob.userId, meta_idx: 3, ...alicePin, key_share_user: aliceShare };
+    const body = {
+      state: "exchange-state-0001",
+      cu_id: cuid,
+      from_uuid: alice.userId,
+      to_uuid: bob.userId,
+      meta_idx: 3,
+      ...alicePin,
+      key_share_user: aliceShare,
+    };
     const res = await post("/idex-platform/exchange_token_owner", body, alice.token);
     expect(res.status).toBe(200);
     const bobWallet = await chainOf(server).walletAddressFor(bob.uuid);
@@ -157,7 +194,11 @@ describe("POST /idex-platform/exchange_token_owner", () => {
     expect([replay.status, replay.json["error"]]).toEqual([409, "replayed_message"]);
     const notOwner = await post("/idex-platform/exchange_token_owner", { ...body, state: "exchange-state-0002" }, alice.token);
     expect([notOwner.status, notOwner.json["error"]]).toEqual([403, "not_owner"]);
-    const retry = await post("/idex-platform/exchange_token_owner", { ...body, state: "exchange-state-0002", to_uuid: alice.userId, from_uuid: bob.userId }, alice.token);
+    const retry = await post(
+      "/idex-platform/exchange_token_owner",
+      { ...body, state: "exchange-state-0002", to_uuid: alice.userId, from_uuid: bob.userId },
+      alice.token,
+    );
     expect([retry.status, retry.json["error"]]).toEqual([403, "token_user_mismatch"]);
   });
 
@@ -166,7 +207,15 @@ describe("POST /idex-platform/exchange_token_owner", () => {
     expect(slot.status).toBe(200);
     const status = { user_id: alice.userId, client_id: client.client_id };
     expect((await post("/v1/oauth/status/login", status, alice.token)).status).toBe(200);
-    const body = { state: "exchange-state-lock", cu_id: cuid, from_uuid: alice.userId, to_uuid: bob.userId, meta_idx: 4, ...alicePin, key_share_user: aliceShare };
+    const body = {
+      state: "exchange-state-lock",
+      cu_id: cuid,
+      from_uuid: alice.userId,
+      to_uuid: bob.userId,
+      meta_idx: 4,
+      ...alicePin,
+      key_share_user: aliceShare,
+    };
     const refused = await post("/idex-platform/exchange_token_owner", body, alice.token);
     expect([refused.status, refused.json["error"]]).toEqual([409, "logout_required"]);
     expect(await chainOf(server).slotOwner(cuid, 4)).toBe(aliceWallet);
@@ -174,7 +223,10 @@ describe("POST /idex-platform/exchange_token_owner", () => {
     const sold = await post("/idex-platform/exchange_token_owner", body, alice.token);
     expect(sold.status, sold.text).toBe(200);
     expect(await chainOf(server).slotOwner(cuid, 4)).toBe(await chainOf(server).walletAddressFor(bob.uuid));
-    const [row] = await server.sql<{ status: string; transfer_hold_until: Date | null }>("SELECT status, transfer_hold_until FROM login_status WHERE user_id = $1 AND client_id = $2", [alice.userId, client.client_id]);
+    const [row] = await server.sql<{ status: string; transfer_hold_until: Date | null }>(
+      "SELECT status, transfer_hold_until FROM login_status WHERE user_id = $1 AND client_id = $2",
+      [alice.userId, client.client_id],
+    );
     expect(row).toEqual({ status: "logged_out", transfer_hold_until: null });
     expect((await post("/v1/oauth/status/login", status, alice.token)).status).toBe(200);
     expect((await post("/v1/oauth/status/logout", status, alice.token)).status).toBe(200);
@@ -183,7 +235,15 @@ describe("POST /idex-platform/exchange_token_owner", () => {
   it("bad input: 4xx with a stable code, nothing recorded, the slot stays where it is", async () => {
     const owner = await chainOf(server).slotOwner(cuid, 3);
     const before = await chainSnapshot(server);
-    const body = { state: "exchange-state-bad", cu_id: cuid, from_uuid: alice.userId, to_uuid: bob.userId, meta_idx: 3, ...alicePin, key_share_user: aliceShare };
+    const body = {
+      state: "exchange-state-bad",
+      cu_id: cuid,
+      from_uuid: alice.userId,
+      to_uuid: bob.userId,
+      meta_idx: 3,
+      ...alicePin,
+      key_share_user: aliceShare,
+    };
     const cases: Array<[unknown, number, string]> = [
       [{ ...body, meta_idx: -1 }, 400, "invalid_request"],
       [{ ...body, meta_idx: "3" }, 400, "invalid_request"],
@@ -214,10 +274,18 @@ describe("PIN reset and recovery", () => {
     const words = await readMnemonicBackup(data.mnemonic, pin.pin_hash, data.key_share_user);
     const newPin = pinOf("97531");
     const before = await chainSnapshot(server);
-    const wrongWords = await post("/v1/pin/reset", { user_uuid: carol.uuid, mnemonic: Wallet.createRandom().mnemonic!.phrase, new_pin_hash: newPin.pin_hash, new_pin_salt: newPin.pin_salt }, carol.token);
+    const wrongWords = await post(
+      "/v1/pin/reset",
+      { user_uuid: carol.uuid, mnemonic: Wallet.createRandom().mnemonic!.phrase, new_pin_hash: newPin.pin_hash, new_pin_salt: newPin.pin_salt },
+      carol.token,
+    );
     expect([wrongWords.status, wrongWords.json["error"]]).toEqual([401, "mnemonic_mismatch"]);
     expect(await chainSnapshot(server)).toBe(before);
-    const reset = await post("/v1/pin/reset", { user_uuid: carol.uuid, mnemonic: words, new_pin_hash: newPin.pin_hash, new_pin_salt: newPin.pin_salt }, carol.token);
+    const reset = await post(
+      "/v1/pin/reset",
+      { user_uuid: carol.uuid, mnemonic: words, new_pin_hash: newPin.pin_hash, new_pin_salt: newPin.pin_salt },
+      carol.token,
+    );
     expect(reset.status).toBe(200);
     const reset0 = (reset.json["data"] as Array<{ address: string; key_share_user: string; mnemonic: string }>)[0]!;
     expect(reset0.address).toBe(data.address);
@@ -318,27 +386,41 @@ describe("PIN reset and recovery", () => {
     expect(server.mail.messages.filter((m) => m.to.includes(fay.email)).length).toBe(mails);
   });
 
-  it.each(["/v1/pin/recover/code", "/v1/pin/recover"])("POST %s: arbitrary JSON bodies get a 4xx error body, mail nothing and change nothing (property)", async (path) => {
-    const challenges = async () => Number((await server.sql<{ n: string }>("SELECT count(*)::text AS n FROM mailbox_challenges"))[0]!.n);
-    const before = [await chainSnapshot(server), await challenges()];
-    await fc.assert(
-      fc.asyncProperty(
-        fc.oneof(
-          fc.jsonValue(),
-          fc.record({ user_uuid: fc.oneof(fc.constant(alice.uuid), fc.jsonValue()), pin_hash: fc.oneof(fc.constant(alicePin.pin_hash), fc.string()), pin_salt: fc.oneof(fc.constant(alicePin.pin_salt), fc.string()), recovery_id: fc.string(), code: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }),
-        // A well-formed request is not "arbitrary": it rightly answers 200 (and mails a code), so the property covers the rest.
-        ).filter((body) => !(path === "/v1/pin/recover/code" ? pinRecoverCodeSchema : pinRecoverWithCodeSchema).safeParse(body).success),
-        async (body) => {
-          const res = await post(path, body, alice.token);
-          expect(res.status).toBeGreaterThanOrEqual(400);
-          expect(res.status).toBeLessThan(500);
-          expect(errorBodySchema.safeParse(res.json).success).toBe(true);
-        },
-      ),
-      { numRuns: 40 },
-    );
-    expect([await chainSnapshot(server), await challenges()]).toEqual(before);
-  });
+  it.each(["/v1/pin/recover/code", "/v1/pin/recover"])(
+    "POST %s: arbitrary JSON bodies get a 4xx error body, mail nothing and change nothing (property)",
+    async (path) => {
+      const challenges = async () => Number((await server.sql<{ n: string }>("SELECT count(*)::text AS n FROM mailbox_challenges"))[0]!.n);
+      const before = [await chainSnapshot(server), await challenges()];
+      await fc.assert(
+        fc.asyncProperty(
+          fc
+            .oneof(
+              fc.jsonValue(),
+              fc.record(
+                {
+                  user_uuid: fc.oneof(fc.constant(alice.uuid), fc.jsonValue()),
+                  pin_hash: fc.oneof(fc.constant(alicePin.pin_hash), fc.string()),
+                  pin_salt: fc.oneof(fc.constant(alicePin.pin_salt), fc.string()),
+                  recovery_id: fc.string(),
+                  code: fc.oneof(fc.string(), fc.integer()),
+                },
+                { requiredKeys: [] },
+              ),
+              // A well-formed request is not "arbitrary": it rightly answers 200 (and mails a code), so the property covers the rest.
+            )
+            .filter((body) => !(path === "/v1/pin/recover/code" ? pinRecoverCodeSchema : pinRecoverWithCodeSchema).safeParse(body).success),
+          async (body) => {
+            const res = await post(path, body, alice.token);
+            expect(res.status).toBeGreaterThanOrEqual(400);
+            expect(res.status).toBeLessThan(500);
+            expect(errorBodySchema.safeParse(res.json).success).toBe(true);
+          },
+        ),
+        { numRuns: 40 },
+      );
+      expect([await chainSnapshot(server), await challenges()]).toEqual(before);
+    },
+  );
 
   it("bad bodies on every PIN endpoint: 400 invalid_request, nothing changed", async () => {
     const before = await chainSnapshot(server);

@@ -1,6 +1,6 @@
 import { defineConformanceSuite } from "@slotgate/conformance";
 import { afterAll, beforeAll } from "vitest";
-import { expireDevice } from "../../src/storage/device-authorizations.js";
+import { expireDevice } from "../../src/oauth/device/device-authorizations-store.js";
 import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js";
 
 /**

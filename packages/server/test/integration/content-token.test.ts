@@ -25,7 +25,12 @@ beforeAll(async () => {
   client = await registerClient(server.url, { blockchain: true });
   user = await newUser(server, client);
   cuid = `ct-${Date.now()}`;
-  const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 20, owner_addr: OWNER });
+  const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+    client_id: client.client_id,
+    cuid,
+    release_per: 20,
+    owner_addr: OWNER,
+  });
   expect(init.status).toBe(200);
   key = String(init.json["aes_key"]);
   iv = String(init.json["aes_iv"]);
@@ -46,13 +51,29 @@ describe("purchases paid by the user's own slot wallet, with the user's consent 
     const reg = await call(server.url, "POST", "/v1/pin/register", { token: user.token, body: { user_uuid: user.uuid, ...pin } });
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
     await chainOf(server).fundWallet({ user_uuid: user.uuid, xotn: "10000" });
-    const refused = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: user.userId, amount: "1000", cuid });
+    const refused = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+      client_id: client.client_id,
+      user_dbkey: user.userId,
+      amount: "1000",
+      cuid,
+    });
     expect([refused.status, refused.json["error"]], "no consent yet").toEqual([409, "insufficient_allowance"]);
-    const noCuid = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", amount: "5000" } } });
+    const noCuid = await call(server.url, "POST", "/v1/pin/verify", {
+      token: user.token,
+      body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", amount: "5000" } },
+    });
     expect([noCuid.status, noCuid.json["error"]], "the consent names its cuid").toEqual([400, "invalid_request"]);
-    const approve = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", cuid, amount: "5000" } } });
+    const approve = await call(server.url, "POST", "/v1/pin/verify", {
+      token: user.token,
+      body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", cuid, amount: "5000" } },
+    });
     expect(approve.status).toBe(200);
-    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: user.userId, amount: "1000", cuid });
+    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+      client_id: client.client_id,
+      user_dbkey: user.userId,
+      amount: "1000",
+      cuid,
+    });
     expect(buy.status).toBe(200);
     expect(buy.json).toMatchObject({ token_amount: "1000", platform_fee: "150", provider_received: "850" });
     expect(await balance()).toMatchObject({ balance: "1000", used_balances: "0" });
@@ -62,7 +83,12 @@ describe("purchases paid by the user's own slot wallet, with the user's consent 
     const clientB = await registerClient(server.url, { blockchain: true });
     const cuidB = `ctb-${Date.now()}`;
     const ownerB = "0x00000000000000000000000000000000c0ffee0b";
-    const initB = await postBasic(server, clientB, "/v1/development-api/init_permission_provider", { client_id: clientB.client_id, cuid: cuidB, release_per: 100, owner_addr: ownerB });
+    const initB = await postBasic(server, clientB, "/v1/development-api/init_permission_provider", {
+      client_id: clientB.client_id,
+      cuid: cuidB,
+      release_per: 100,
+      owner_addr: ownerB,
+    });
     expect(initB.status).toBe(200);
     const [keyB, ivB] = [String(initB.json["aes_key"]), String(initB.json["aes_iv"])];
     const slotXotn = () => contracts.xotn.balanceOf(user.contentAddress);
@@ -70,15 +96,37 @@ describe("purchases paid by the user's own slot wallet, with the user's consent 
     expect(before.consentA).toBeGreaterThan(0n);
     const asB = (path: string, body: Record<string, unknown>) => postBasic(server, clientB, path, body);
     const spendB = (payload: Record<string, unknown>) =>
-      asB("/v1/development-api/increase_used_content_token", { encrypted_message: encryptHex(JSON.stringify({ client_id: clientB.client_id, user_dbkey: user.userId, ...payload }), keyB, ivB) });
+      asB("/v1/development-api/increase_used_content_token", {
+        encrypted_message: encryptHex(JSON.stringify({ client_id: clientB.client_id, user_dbkey: user.userId, ...payload }), keyB, ivB),
+      });
     // The user never played B's game: no slot of cuidB, and a refused purchase opens none (docs/decisions/marketplace.md).
     const attempts: Array<[string, () => Promise<{ status: number; json: Record<string, unknown> }>, number, string]> = [
-      ["buy on B's own cuid", () => asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid: cuidB }), 409, "insufficient_allowance"],
-      ["buy on A's cuid", () => asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid }), 404, "provider_not_registered"],
+      [
+        "buy on B's own cuid",
+        () => asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid: cuidB }),
+        409,
+        "insufficient_allowance",
+      ],
+      [
+        "buy on A's cuid",
+        () => asB("/v1/development-api/user_buy_content_token", { client_id: clientB.client_id, user_dbkey: user.userId, amount: "1", cuid }),
+        404,
+        "provider_not_registered",
+      ],
       ["spend on A's cuid", () => spendB({ amount: "1", cuid }), 403, "encrypted_message_mismatch"],
       ["spend on B's cuid", () => spendB({ amount: "1", cuid: cuidB }), 404, "slot_not_found"],
-      ["release on A's cuid", () => asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid, slot: user.contentAddress }), 404, "provider_not_registered"],
-      ["the faucet for A's cuid", () => asB("/v1/dev/fund_slot", { client_id: clientB.client_id, user_id: user.userId, xotn: "1", cuid }), 404, "provider_not_registered"],
+      [
+        "release on A's cuid",
+        () => asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid, slot: user.contentAddress }),
+        404,
+        "provider_not_registered",
+      ],
+      [
+        "the faucet for A's cuid",
+        () => asB("/v1/dev/fund_slot", { client_id: clientB.client_id, user_id: user.userId, xotn: "1", cuid }),
+        404,
+        "provider_not_registered",
+      ],
     ];
     for (const [what, attempt, status, code] of attempts) {
       const res = await attempt();
@@ -89,7 +137,9 @@ describe("purchases paid by the user's own slot wallet, with the user's consent 
     await asB("/v1/dev/enable_release", { client_id: clientB.client_id, cuid: cuidB });
     const release = await asB("/v1/development-api/release_used_balance", { client_id: clientB.client_id, cuid: cuidB, slot: user.contentAddress });
     expect([release.status, release.json["released_amount"]], "release on B's own cuid").toEqual([200, "0"]);
-    expect({ xotn: await slotXotn(), consentA: await contracts.exchange.purchase_allowance(user.contentAddress, cuid), balance: await balance() }).toEqual(before);
+    expect({ xotn: await slotXotn(), consentA: await contracts.exchange.purchase_allowance(user.contentAddress, cuid), balance: await balance() }).toEqual(
+      before,
+    );
     expect(await contracts.exchange.purchase_allowance(user.contentAddress, cuidB)).toBe(0n);
     expect(await contracts.exchange.balance_adex(user.contentAddress, cuidB)).toEqual([0n, 0n]);
     expect(await contracts.xotn.balanceOf(ownerB)).toBe(0n);
@@ -133,11 +183,21 @@ describe("bad input on every development-api endpoint", () => {
       ["/v1/development-api/init_permission_provider", { client_id: id, cuid: "fresh-cuid-1", release_per: 5, owner_addr: "0x1" }, 400, "invalid_request"],
       ["/v1/development-api/init_permission_provider", { client_id: id, cuid, release_per: 5, owner_addr: OWNER }, 409, "cuid_taken"],
       ["/v1/development-api/user_buy_content_token", { client_id: id, user_dbkey: user.userId, amount: "-5", cuid }, 400, "invalid_request"],
-      ["/v1/development-api/user_buy_content_token", { client_id: id, user_dbkey: user.userId, amount: "1", cuid: "unregistered-cuid" }, 404, "provider_not_registered"],
+      [
+        "/v1/development-api/user_buy_content_token",
+        { client_id: id, user_dbkey: user.userId, amount: "1", cuid: "unregistered-cuid" },
+        404,
+        "provider_not_registered",
+      ],
       ["/v1/development-api/user_buy_content_token", { client_id: "sg_other", user_dbkey: user.userId, amount: "1", cuid }, 403, "token_user_mismatch"],
       ["/v1/development-api/increase_used_content_token", { encrypted_message: "abc" }, 400, "invalid_request"],
       ["/v1/development-api/increase_used_content_token", { encrypted_message: encryptHex("not json", key, iv) }, 400, "invalid_encrypted_message"],
-      ["/v1/development-api/increase_used_content_token", { encrypted_message: encryptHex(JSON.stringify({ client_id: id, user_dbkey: user.userId, amount: "999999", cuid }), key, iv) }, 409, "insufficient_balance"],
+      [
+        "/v1/development-api/increase_used_content_token",
+        { encrypted_message: encryptHex(JSON.stringify({ client_id: id, user_dbkey: user.userId, amount: "999999", cuid }), key, iv) },
+        409,
+        "insufficient_balance",
+      ],
       ["/v1/development-api/release_used_balance", { client_id: id, cuid, slot: "0xnot" }, 400, "invalid_request"],
       ["/v1/development-api/release_used_balance", { client_id: id, cuid, slot: user.contentAddress }, 409, "release_disabled"],
       ["/v1/development-api/test_encryption", { client_id: id, test_string: 5 }, 400, "invalid_request"],
@@ -158,7 +218,10 @@ describe("bad input on every development-api endpoint", () => {
       const res = await call(server.url, "POST", path, { body: { client_id: id }, token: user.token });
       expect([res.status, res.json["error"]], `${path} with a bearer token`).toEqual([401, "invalid_client"]);
     }
-    const malformed = await call(server.url, "POST", "/v1/development-api/user_buy_content_token", { body: "{", headers: { authorization: `Basic ${Buffer.from(`${id}:${client.client_secret}`).toString("base64")}` } });
+    const malformed = await call(server.url, "POST", "/v1/development-api/user_buy_content_token", {
+      body: "{",
+      headers: { authorization: `Basic ${Buffer.from(`${id}:${client.client_secret}`).toString("base64")}` },
+    });
     expect([malformed.status, malformed.json["error"]]).toEqual([400, "malformed_json"]);
     for (const q of ["cuid=a&cuid=b", "cuid=bad%20cuid"]) {
       const res = await call(server.url, "GET", `/v1/development-api/balance_adex/${user.contentAddress}?${q}`);
@@ -180,9 +243,15 @@ describe("dev-only operator routes (in-process chain)", () => {
     const fund = await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: other.userId, xotn: "500", cuid });
     expect(fund.json).toMatchObject({ success: true, slot: other.contentAddress, cuid });
     expect(await contracts.exchange.purchase_allowance(other.contentAddress, cuid)).toBe(500n);
-    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: other.userId, amount: "500", cuid });
+    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+      client_id: client.client_id,
+      user_dbkey: other.userId,
+      amount: "500",
+      cuid,
+    });
     expect(buy.status).toBe(200);
-    const release = () => postBasic(server, client, "/v1/development-api/release_used_balance", { client_id: client.client_id, cuid, slot: other.contentAddress });
+    const release = () =>
+      postBasic(server, client, "/v1/development-api/release_used_balance", { client_id: client.client_id, cuid, slot: other.contentAddress });
     expect((await release()).json["error"]).toBe("release_disabled");
     const enabled = await postBasic(server, client, "/v1/dev/enable_release", { cuid });
     expect(enabled.json).toMatchObject({ success: true, enabled: true });
@@ -213,11 +282,25 @@ describe("property: random bodies on every chain endpoint", () => {
     // Bodies that keep the right keys but random values, and arbitrary JSON.
     const body = fc.oneof(
       fc.anything({ maxDepth: 2 }),
-      fc.record({ user_uuid: fc.oneof(fc.integer(), fc.string()), pin_hash: fc.string(), pin_salt: fc.string(), key_share_user: fc.string(), client_id: fc.string(), cuid: fc.string(), amount: fc.oneof(fc.string(), fc.integer()) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          user_uuid: fc.oneof(fc.integer(), fc.string()),
+          pin_hash: fc.string(),
+          pin_salt: fc.string(),
+          key_share_user: fc.string(),
+          client_id: fc.string(),
+          cuid: fc.string(),
+          amount: fc.oneof(fc.string(), fc.integer()),
+        },
+        { requiredKeys: [] },
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...endpoints), body, async ([path, headers], payload) => {
-        const res = await call(server.url, "POST", path, { body: JSON.stringify(payload) ?? "null", headers: { ...headers, "content-type": "application/json" } });
+        const res = await call(server.url, "POST", path, {
+          body: JSON.stringify(payload) ?? "null",
+          headers: { ...headers, "content-type": "application/json" },
+        });
         expect(res.status, `${path} ${JSON.stringify(payload)}`).toBeGreaterThanOrEqual(400);
         expect(res.status, `${path} ${JSON.stringify(payload)}`).toBeLessThan(500);
         expect(errorBodySchema.safeParse(res.json).success).toBe(true);

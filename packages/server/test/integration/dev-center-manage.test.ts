@@ -32,7 +32,9 @@ const path = (c: { client_id: string }, suffix = "") => `/v1/dev-user/clients/${
 const snapshot = async (clientId: string) => ({
   client: (await server.sql("SELECT * FROM clients WHERE client_id = $1", [clientId]))[0],
   audit: (await server.sql("SELECT id FROM client_audit WHERE client_id = $1", [clientId])).length,
-  outbox: await server.sql("SELECT id, attempts, next_attempt_at, failed_at, max_attempts FROM outbox WHERE payload->>'client_id' = $1 ORDER BY id", [clientId]),
+  outbox: await server.sql("SELECT id, attempts, next_attempt_at, failed_at, max_attempts FROM outbox WHERE payload->>'client_id' = $1 ORDER BY id", [
+    clientId,
+  ]),
   revoked: (await server.sql("SELECT jti FROM revoked_tokens")).length,
 });
 
@@ -47,13 +49,44 @@ async function signIn(client: Client) {
 
 const validates = async (token: string) => (await call(server.url, "GET", "/v1/oauth/validate", { token })).status === 200;
 
+describe("reading one application", () => {
+  it("answers the developer's own application as it is now, never its secret; another's or an unknown one is 404, no token 401, a bad id 400; the OpenAPI document lists it", async () => {
+    const client = await registerClient(server.url, { name: "Readable" });
+    const read = await call(server.url, "GET", path(client), { token: client.devToken });
+    expect(read.status).toBe(200);
+    expect(read.headers.get("cache-control")).toBe("no-store");
+    expect(read.json).toMatchObject({ success: true, client_id: client.client_id, name: "Readable", redirect_uris: client.redirect_uris, disabled: false });
+    expect(read.json).not.toHaveProperty("client_secret");
+    expect(JSON.stringify(read.json)).not.toContain(client.client_secret);
+    await call(server.url, "PATCH", path(client), { token: client.devToken, body: { name: "Renamed" } });
+    expect((await call(server.url, "GET", path(client), { token: client.devToken })).json["name"]).toBe("Renamed");
+    const other = await devSignup(server.url);
+    expect((await call(server.url, "GET", path(client), { token: other.token })).json).toMatchObject({ success: false, error: "client_not_found" });
+    expect((await call(server.url, "GET", path({ client_id: "sg_000000000000000000000000" }), { token: client.devToken })).status).toBe(404);
+    expect((await call(server.url, "GET", path(client))).json["error"]).toBe("invalid_token");
+    expect((await call(server.url, "GET", path({ client_id: "bad%20id" }), { token: client.devToken })).json["error"]).toBe("invalid_request");
+    const doc = (await call(server.url, "GET", "/openapi.json")).json as {
+      paths: Record<string, Record<string, { operationId: string; security: unknown[] }>>;
+    };
+    expect(doc.paths["/v1/dev-user/clients/{client_id}"]!["get"]).toMatchObject({ operationId: "getClient", security: [{ developerBearer: [] }] });
+  });
+});
+
 describe("editing an application", () => {
   it("replaces the redirect URIs: the old one is then redirect_uri_mismatch, the new one signs in; the audit list has old and new", async () => {
     const client = await registerClient(server.url, { redirect_uris: ["https://old.example/cb"] });
-    const res = await call(server.url, "PATCH", path(client), { token: client.devToken, body: { redirect_uris: ["https://new.example/cb", "https://new.example/cb"], name: "Renamed" } });
+    const res = await call(server.url, "PATCH", path(client), {
+      token: client.devToken,
+      body: { redirect_uris: ["https://new.example/cb", "https://new.example/cb"], name: "Renamed" },
+    });
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ success: true, client_id: client.client_id, name: "Renamed", redirect_uris: ["https://new.example/cb"] });
-    const old = await new BrowserSession(server.url).open({ client_id: client.client_id, redirect_uri: "https://old.example/cb", response_type: "code", state: "s1" });
+    const old = await new BrowserSession(server.url).open({
+      client_id: client.client_id,
+      redirect_uri: "https://old.example/cb",
+      response_type: "code",
+      state: "s1",
+    });
     expect(old.status).toBe(401);
     expect(old.html).toContain('data-code="redirect_uri_mismatch"');
     const { code } = await authorizeCode(server.url, { client_id: client.client_id, redirect_uris: ["https://new.example/cb"] });
@@ -70,7 +103,10 @@ describe("editing an application", () => {
 
   it("changes the URLs alone and records nothing when nothing changes", async () => {
     const client = await registerClient(server.url);
-    const res = await call(server.url, "PATCH", path(client), { token: client.devToken, body: { web_url: "https://web.example/", download_url: "https://dl.example/" } });
+    const res = await call(server.url, "PATCH", path(client), {
+      token: client.devToken,
+      body: { web_url: "https://web.example/", download_url: "https://dl.example/" },
+    });
     expect(res.json).toMatchObject({ web_url: "https://web.example/", download_url: "https://dl.example/", redirect_uris: client.redirect_uris });
     const again = await call(server.url, "PATCH", path(client), { token: client.devToken, body: { web_url: "https://web.example/" } });
     expect(again.status).toBe(200);
@@ -97,7 +133,10 @@ describe("rotating the client secret", () => {
     await new Promise((r) => setTimeout(r, until - Date.now() + 50));
     expect(await secretWorks(client, client.client_secret)).toBe(false);
     expect(await secretWorks(client, fresh)).toBe(true);
-    const [row] = await server.sql<{ secret_hash: string; previous_secret_hash: string }>("SELECT secret_hash, previous_secret_hash FROM clients WHERE client_id = $1", [client.client_id]);
+    const [row] = await server.sql<{ secret_hash: string; previous_secret_hash: string }>(
+      "SELECT secret_hash, previous_secret_hash FROM clients WHERE client_id = $1",
+      [client.client_id],
+    );
     expect(JSON.stringify(row)).not.toContain(fresh);
     const audit = await call(server.url, "GET", path(client, "/audit"), { token: client.devToken });
     expect(JSON.stringify(audit.json)).not.toContain(fresh);
@@ -127,7 +166,12 @@ describe("disabling and deleting an application", () => {
     expect(off.json["disabled"]).toBe(true);
     expect(await validates(token)).toBe(false);
     expect(await secretWorks(client, client.client_secret)).toBe(false);
-    const page = await new BrowserSession(server.url).open({ client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, response_type: "code", state: "s" });
+    const page = await new BrowserSession(server.url).open({
+      client_id: client.client_id,
+      redirect_uri: client.redirect_uris[0]!,
+      response_type: "code",
+      state: "s",
+    });
     expect(page.html).toContain('data-code="invalid_client"');
     const list = await call(server.url, "GET", "/v1/dev-user/clients", { token: client.devToken });
     expect((list.json["clients"] as Array<{ disabled: boolean }>)[0]!.disabled).toBe(true);
@@ -139,7 +183,12 @@ describe("disabling and deleting an application", () => {
     expect(await validates(token)).toBe(false);
     const renewed = await call(server.url, "POST", "/oauth/token", {
       headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refresh, client_id: client.client_id, client_secret: client.client_secret }).toString(),
+      body: new URLSearchParams({
+        grant_type: "refresh_token",
+        refresh_token: refresh,
+        client_id: client.client_id,
+        client_secret: client.client_secret,
+      }).toString(),
     });
     expect(renewed.status).toBe(400);
     expect(renewed.json["error"]).toBe("invalid_grant");
@@ -159,9 +208,18 @@ describe("disabling and deleting an application", () => {
     expect(await secretWorks(client, client.client_secret)).toBe(false);
     const list = await call(server.url, "GET", "/v1/dev-user/clients", { token: client.devToken });
     expect(list.json["clients"]).toEqual([]);
-    const [row] = await server.sql<{ secret_hash: string; deleted_at: Date | null }>("SELECT secret_hash, deleted_at FROM clients WHERE client_id = $1", [client.client_id]);
+    const [row] = await server.sql<{ secret_hash: string; deleted_at: Date | null }>("SELECT secret_hash, deleted_at FROM clients WHERE client_id = $1", [
+      client.client_id,
+    ]);
     expect(row).toMatchObject({ secret_hash: "", deleted_at: expect.any(Date) });
-    for (const [method, suffix] of [["PATCH", ""], ["DELETE", ""], ["POST", "/secret"], ["POST", "/enable"], ["GET", "/audit"], ["GET", "/deliveries"]] as const) {
+    for (const [method, suffix] of [
+      ["PATCH", ""],
+      ["DELETE", ""],
+      ["POST", "/secret"],
+      ["POST", "/enable"],
+      ["GET", "/audit"],
+      ["GET", "/deliveries"],
+    ] as const) {
       const r = await call(server.url, method, path(client, suffix), { token: client.devToken, ...(method === "PATCH" ? { body: { name: "x" } } : {}) });
       expect(r.status, `${method} ${suffix}`).toBe(404);
       expect(r.json["error"]).toBe("client_not_found");
@@ -179,18 +237,29 @@ describe("deliveries", () => {
     expect(status.status).toBe(200);
     let deliveries: Array<Record<string, unknown>> = [];
     for (let i = 0; i < 100; i++) {
-      deliveries = (await call(server.url, "GET", path(client, "/deliveries"), { token: client.devToken })).json["deliveries"] as Array<Record<string, unknown>>;
+      deliveries = (await call(server.url, "GET", path(client, "/deliveries"), { token: client.devToken })).json["deliveries"] as Array<
+        Record<string, unknown>
+      >;
       if (deliveries[0]?.["last_error"]) break;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(deliveries).toHaveLength(1);
-    expect(deliveries[0]).toMatchObject({ kind: "marketplace_webhook", target: `${marketplace.url}/hooks`, status: "pending", attempts: 1, max_attempts: 15, last_error: "HTTP 500" });
+    expect(deliveries[0]).toMatchObject({
+      kind: "marketplace_webhook",
+      target: `${marketplace.url}/hooks`,
+      status: "pending",
+      attempts: 1,
+      max_attempts: 15,
+      last_error: "HTTP 500",
+    });
     expect(Date.parse(String(deliveries[0]!["next_attempt_at"])) - Date.now()).toBeGreaterThan(60_000);
     const retry = await call(server.url, "POST", path(client, `/deliveries/${String(deliveries[0]!["id"])}/retry`), { token: client.devToken });
     expect(retry.status).toBe(200);
     await marketplace.waitFor(before + 1);
     for (let i = 0; i < 100; i++) {
-      deliveries = (await call(server.url, "GET", path(client, "/deliveries"), { token: client.devToken })).json["deliveries"] as Array<Record<string, unknown>>;
+      deliveries = (await call(server.url, "GET", path(client, "/deliveries"), { token: client.devToken })).json["deliveries"] as Array<
+        Record<string, unknown>
+      >;
       if (deliveries[0]?.["status"] === "delivered") break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -206,7 +275,12 @@ describe("deliveries", () => {
       const callback = `${receiver.url}/slotgate/callback`;
       const client = await registerClient(server.url, { redirect_uris: [callback] });
       const user = await signIn({ ...client, redirect_uris: [callback] });
-      const res = await call(server.url, "GET", `/v1/oauth-meta/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: callback, state: "st" })}`, { token: user.token });
+      const res = await call(
+        server.url,
+        "GET",
+        `/v1/oauth-meta/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: callback, state: "st" })}`,
+        { token: user.token },
+      );
       expect(res.status).toBe(200);
       await receiver.waitFor(1);
       const list = await call(server.url, "GET", path(client, "/deliveries"), { token: client.devToken });
@@ -247,7 +321,13 @@ describe("bad input and other developers", () => {
     const before = await snapshot(client.client_id);
     const cases: Array<[string, string, Parameters<typeof call>[3], number, string]> = [
       ["PATCH", "", { token: client.devToken, body: '{"name":' }, 400, "malformed_json"],
-      ["PATCH", "", { token: client.devToken, body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } }, 415, "unsupported_media_type"],
+      [
+        "PATCH",
+        "",
+        { token: client.devToken, body: "name=x", headers: { "content-type": "application/x-www-form-urlencoded" } },
+        415,
+        "unsupported_media_type",
+      ],
       ["POST", "/secret", { token: client.devToken, body: { overlap_seconds: 1 } }, 400, "invalid_request"],
       ["POST", "/disable", { token: client.devToken, body: { now: true } }, 400, "invalid_request"],
       ["POST", "/enable", { token: client.devToken, body: "[]" }, 400, "invalid_request"],
@@ -274,7 +354,9 @@ describe("bad input and other developers", () => {
     await call(server.url, "POST", "/v1/oauth/status/logout", { token: user.token, body: { user_id: user.userId, client_id: client.client_id } });
     let delivery: { id: string } | undefined;
     for (let i = 0; i < 100 && !delivery; i++) {
-      [delivery] = await server.sql<{ id: string }>("SELECT id::text FROM outbox WHERE payload->>'client_id' = $1 AND delivered_at IS NOT NULL", [client.client_id]);
+      [delivery] = await server.sql<{ id: string }>("SELECT id::text FROM outbox WHERE payload->>'client_id' = $1 AND delivered_at IS NOT NULL", [
+        client.client_id,
+      ]);
       if (!delivery) await new Promise((r) => setTimeout(r, 50));
     }
     const before = await snapshot(client.client_id);

@@ -68,7 +68,12 @@ describe("provider side in the developer center", () => {
   it("rotates the AES key: a spend under the old key works inside the window and fails after it; the new key works", async () => {
     const user = await newUser(server, client);
     expect((await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: user.userId, xotn: "1000", cuid })).status).toBe(200);
-    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: user.userId, amount: "100", cuid });
+    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+      client_id: client.client_id,
+      user_dbkey: user.userId,
+      amount: "100",
+      cuid,
+    });
     expect(buy.status).toBe(200);
     const spend = (k: string, i: string) =>
       postBasic(server, client, "/v1/development-api/increase_used_content_token", {
@@ -81,7 +86,9 @@ describe("provider side in the developer center", () => {
     expect(newKey).not.toBe(key);
     const until = Date.parse(String(rotation.json["previous_key_valid_until"]));
     expect(until - Date.now()).toBeLessThanOrEqual(OVERLAP_SECONDS * 1000);
-    expect((await call(server.url, "GET", path(""), { token: client.devToken })).json["previous_key_valid_until"]).toBe(rotation.json["previous_key_valid_until"]);
+    expect((await call(server.url, "GET", path(""), { token: client.devToken })).json["previous_key_valid_until"]).toBe(
+      rotation.json["previous_key_valid_until"],
+    );
     expect((await spend(key, iv)).status).toBe(200);
     expect((await spend(newKey, newIv)).status).toBe(200);
     await new Promise((r) => setTimeout(r, Math.max(0, until - Date.now()) + 100));
@@ -112,7 +119,11 @@ describe("provider side in the developer center", () => {
       expect(res.json["error"]).toBe("invalid_request");
       expect(Array.isArray(res.json["details"])).toBe(true);
     }
-    const badKey = await call(server.url, "POST", path("/cuids"), { token: client.devToken, body: { cuid: "ok-cuid", release_per: 1, owner_addr: OWNER }, headers: { "idempotency-key": "x".repeat(300) } });
+    const badKey = await call(server.url, "POST", path("/cuids"), {
+      token: client.devToken,
+      body: { cuid: "ok-cuid", release_per: 1, owner_addr: OWNER },
+      headers: { "idempotency-key": "x".repeat(300) },
+    });
     expect([badKey.status, badKey.json["error"]]).toEqual([400, "invalid_request"]);
     expect(await chainSnapshot(server)).toBe(before);
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call, devSignup, randomEmail, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
@@ -80,7 +81,10 @@ describe("developer accounts", () => {
     const big = await call(server.url, "POST", "/v1/dev-user/signup", { body: { email: "a@example.test", password: "x".repeat(70 * 1024) } });
     expect(big.status).toBe(413);
     expect(big.json["error"]).toBe("payload_too_large");
-    const form = await call(server.url, "POST", "/v1/dev-user/signup", { body: "email=a&password=b", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const form = await call(server.url, "POST", "/v1/dev-user/signup", {
+      body: "email=a&password=b",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    });
     expect(form.status).toBe(415);
     expect(form.json["error"]).toBe("unsupported_media_type");
   });
@@ -147,13 +151,25 @@ describe("client registration", () => {
     expect(await count("clients")).toBe(before);
   });
 
-  it("serves the developer-center page with a nonce CSP", async () => {
+  it("serves the developer-center page with a nonce CSP, and its script as a static asset cached for good", async () => {
     const res = await fetch(`${server.url}/developer`);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toContain("text/html");
-    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'nonce-[^']+'/);
-    const html = await res.text();
+    const nonce = res.headers.get("content-security-policy")!.match(/script-src 'nonce-([^']+)'/)?.[1];
+    expect(nonce).toBeDefined();
+    const html = (await res.text()).replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
     expect(html).toContain('id="client-form"');
-    expect(html).toContain("/v1/dev-user/clients");
+    const tag = html.match(/<script nonce="([^"]+)" src="([^"]+)" integrity="([^"]+)"><\/script>/);
+    expect(tag?.[1]).toBe(nonce);
+    const asset = await fetch(`${server.url}${tag![2]}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+    expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(asset.headers.get("x-content-type-options")).toBe("nosniff");
+    const source = Buffer.from(await asset.arrayBuffer());
+    expect(`sha256-${createHash("sha256").update(source).digest("base64")}`).toBe(tag![3]);
+    expect(source.toString("utf8")).toContain("/v1/dev-user/clients");
+    // Another build's path (an old page in a cache) is not this script: 404, not a script the integrity would refuse.
+    expect((await fetch(`${server.url}/developer/developer-center.0000000000000000.js`)).status).toBe(404);
   });
 });

@@ -1,7 +1,7 @@
 import { createLocalJWKSet, jwtVerify } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateSigningKey } from "../../src/index.js";
-import type { PrivateJwk } from "../../src/keys/key-store.js";
+import type { PrivateJwk } from "../../src/oauth/keys/key-store.js";
 import { authorizeCode, call, exchange, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
@@ -16,7 +16,8 @@ afterAll(async () => server?.close());
 describe("discovery and service endpoints", () => {
   it("creates its requests and responses with the app's prototypes (no per-request prototype swap)", async () => {
     const born: boolean[] = [];
-    const record = (req: object, res: object) => born.push(Object.getPrototypeOf(req) === server.slotgate.app.request && Object.getPrototypeOf(res) === server.slotgate.app.response);
+    const record = (req: object, res: object) =>
+      born.push(Object.getPrototypeOf(req) === server.slotgate.app.request && Object.getPrototypeOf(res) === server.slotgate.app.response);
     server.server.prependListener("request", record);
     try {
       expect((await call(server.url, "GET", "/.well-known/jwks.json")).status).toBe(200);
@@ -50,16 +51,47 @@ describe("discovery and service endpoints", () => {
   it("serves an OpenAPI document generated from the protocol schemas", async () => {
     const res = await call(server.url, "GET", "/openapi.json");
     const paths = res.json["paths"] as Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties: object } }> } }>>;
-    expect(res.json["openapi"]).toBe("3.0.3");
-    expect(Object.keys(paths)).toEqual(expect.arrayContaining(["/oauth/token", "/v1/oauth/status/login", "/v1/oauth-meta/get_token", "/v1/pin/recover/code", "/oauth/authorize/passkey", "/oauth/idp/callback", "/v1/dev-user/mailbox", "/v1/dev-user/clients/{client_id}", "/v1/dev-user/clients/{client_id}/deliveries/{delivery_id}/retry"]));
-    expect(Object.keys(paths["/v1/dev-user/clients/{client_id}"]!)).toEqual(["patch", "delete"]);
-    expect(Object.keys(paths["/v1/dev-user/clients/{client_id}"]!["patch"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual(["name", "redirect_uris", "download_url", "web_url"]);
-    expect(Object.keys(paths["/v1/pin/recover"]!["post"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual(["user_uuid", "pin_hash", "pin_salt", "recovery_id", "code"]);
-    expect(Object.keys(paths["/v1/oauth/status/login"]!["post"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual(["user_id", "client_id"]);
+    expect(res.json["openapi"]).toBe("3.1.0");
+    expect(Object.keys(paths)).toEqual(
+      expect.arrayContaining([
+        "/oauth/token",
+        "/v1/oauth/status/login",
+        "/v1/oauth-meta/get_token",
+        "/v1/pin/recover/code",
+        "/oauth/authorize/passkey",
+        "/oauth/idp/callback",
+        "/v1/dev-user/mailbox",
+        "/v1/dev-user/clients/{client_id}",
+        "/v1/dev-user/clients/{client_id}/deliveries/{delivery_id}/retry",
+      ]),
+    );
+    expect(Object.keys(paths["/v1/dev-user/clients/{client_id}"]!)).toEqual(["get", "patch", "delete"]);
+    expect(Object.keys(paths["/v1/dev-user/clients/{client_id}"]!["patch"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual([
+      "name",
+      "redirect_uris",
+      "download_url",
+      "web_url",
+    ]);
+    expect(Object.keys(paths["/v1/pin/recover"]!["post"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual([
+      "user_uuid",
+      "pin_hash",
+      "pin_salt",
+      "recovery_id",
+      "code",
+    ]);
+    expect(Object.keys(paths["/v1/oauth/status/login"]!["post"]!.requestBody!.content["application/json"]!.schema.properties)).toEqual([
+      "user_id",
+      "client_id",
+    ]);
     // Money-moving writes: the Idempotency-Key header, the 202 pending answer and the lookup to follow it.
     type Described = { parameters?: Array<{ name: string; in: string }>; responses: Record<string, { headers?: object }> };
     const described = res.json["paths"] as Record<string, Record<string, Described>>;
-    for (const path of ["/v1/development-api/user_buy_content_token", "/v1/development-api/increase_used_content_token", "/v1/token/transfer", "/v1/pin/verify"]) {
+    for (const path of [
+      "/v1/development-api/user_buy_content_token",
+      "/v1/development-api/increase_used_content_token",
+      "/v1/token/transfer",
+      "/v1/pin/verify",
+    ]) {
       const post = described[path]!["post"]!;
       expect(post.parameters).toContainEqual(expect.objectContaining({ name: "Idempotency-Key", in: "header" }));
       expect(Object.keys(post.responses)).toEqual(expect.arrayContaining(["200", "202", "422", "429"]));
@@ -70,8 +102,17 @@ describe("discovery and service endpoints", () => {
     expect(Object.keys(lookup.responses)).toEqual(expect.arrayContaining(["200", "404"]));
     expect(described["/v1/oauth/validate"]!["get"]!.parameters ?? []).not.toContainEqual(expect.objectContaining({ name: "Idempotency-Key" }));
     // state is optional on the wire (PKCE S256 may stand in for it on a code redirect); the other three are not.
-    const authorize = (described["/oauth/authorize"]!["get"]!.parameters ?? []) as unknown as Array<{ name: string; required: boolean; schema: { description?: string } }>;
-    expect(Object.fromEntries(authorize.map((p) => [p.name, p.required]))).toMatchObject({ client_id: true, redirect_uri: true, response_type: true, state: false });
+    const authorize = (described["/oauth/authorize"]!["get"]!.parameters ?? []) as unknown as Array<{
+      name: string;
+      required: boolean;
+      schema: { description?: string };
+    }>;
+    expect(Object.fromEntries(authorize.map((p) => [p.name, p.required]))).toMatchObject({
+      client_id: true,
+      redirect_uri: true,
+      response_type: true,
+      state: false,
+    });
     expect(authorize.find((p) => p.name === "state")?.schema.description).toContain("PKCE S256");
   });
 
@@ -109,7 +150,11 @@ describe("key rotation", () => {
       const { SignJWT, importJWK } = await import("jose");
       const legacy = await new SignJWT({ client_id: c2.client_id, token_use: "user_jwt" })
         .setProtectedHeader({ alg: "ES256", kid: oldKey.kid })
-        .setIssuer(rotated.url).setSubject(String(fresh.json["user_id"])).setJti("legacy-1").setIssuedAt().setExpirationTime("1h")
+        .setIssuer(rotated.url)
+        .setSubject(String(fresh.json["user_id"]))
+        .setJti("legacy-1")
+        .setIssuedAt()
+        .setExpirationTime("1h")
         .sign(await importJWK(oldKey, "ES256"));
       expect((await call(rotated.url, "GET", "/v1/oauth/validate", { token: legacy })).status).toBe(200);
     } finally {
@@ -125,7 +170,11 @@ describe("key rotation", () => {
     const make = (exp: number) =>
       new SignJWT({ client_id: "sg_x", token_use: "user_jwt" })
         .setProtectedHeader({ alg: "ES256", kid: oldKey.kid })
-        .setIssuer(server.url).setSubject("1").setJti(`skew-${exp}`).setIssuedAt(now - 100).setExpirationTime(exp)
+        .setIssuer(server.url)
+        .setSubject("1")
+        .setJti(`skew-${exp}`)
+        .setIssuedAt(now - 100)
+        .setExpirationTime(exp)
         .sign(key);
     expect((await call(server.url, "GET", "/v1/oauth/validate", { token: await make(now - 10) })).status).toBe(200);
     expect((await call(server.url, "GET", "/v1/oauth/validate", { token: await make(now - 40) })).status).toBe(401);

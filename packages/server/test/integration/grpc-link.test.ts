@@ -6,15 +6,15 @@ import { USER_CALL_METHODS } from "@slotgate/chain-service";
 import { type Database, openDatabase } from "@slotgate/storage";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { callerAssertions } from "../../src/chain/caller-assertions.js";
-import { type ChainHandle, startChain } from "../../src/chain/start-chain.js";
-import { chainSettingsFromEnv } from "../../src/config/chain-env.js";
-import { ConfigError } from "../../src/config/env.js";
+import { callerAssertions } from "../../src/chain-api/chain/caller-assertions.js";
+import { type ChainHandle, startChain } from "../../src/chain-api/chain/start-chain.js";
+import { chainSettingsFromEnv } from "../../src/platform/config/chain-env.js";
+import { ConfigError } from "../../src/platform/config/env.js";
 import { createLogger, loadConfig, migrateServer, startServer } from "../../src/index.js";
-import { connectRemoteChain } from "../../src/grpc/client.js";
-import { ASSERTION_METADATA, chainServiceDefinition, ERROR_METADATA, TOKEN_METADATA } from "../../src/grpc/definition.js";
-import { type ChainGrpcServer, linkCredentialWarning, serveChainService } from "../../src/grpc/server.js";
-import { createKeyStore, generateSigningKey, type KeyStore } from "../../src/keys/key-store.js";
+import { connectRemoteChain } from "../../src/chain-api/grpc/client.js";
+import { chainServiceDefinition, METADATA } from "../../src/chain-api/grpc/definition.js";
+import { type ChainGrpcServer, linkCredentialWarning, serveChainService } from "../../src/chain-api/grpc/server.js";
+import { createKeyStore, generateSigningKey, type KeyStore } from "../../src/oauth/keys/key-store.js";
 import { newUser, pinOf } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
@@ -89,7 +89,11 @@ async function chainState(): Promise<string> {
      UNION ALL SELECT 'assertions', count(*)::text FROM cs_caller_assertions UNION ALL SELECT 'slots', count(*)::text FROM cs_slot_exchange_states
      UNION ALL SELECT 'opened slots', coalesce(string_agg(cuid || '/' || meta_idx || '/' || user_uuid || '/' || active, ',' ORDER BY cuid, meta_idx), '') FROM cs_slots`,
   );
-  const node = await fetch(chain.rpcUrl as string, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }) });
+  const node = await fetch(chain.rpcUrl as string, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+  });
   const height = ((await node.json()) as { result: string }).result;
   return JSON.stringify({ rows, height });
 }
@@ -110,7 +114,10 @@ describe("TLS on the chain-service link", () => {
     expect(started.status).toBe(200);
     const code = await server.mail.nextCode(user.email);
     const owner = (await chainDb.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user.uuid]))[0]!.owner_eoa;
-    const recovered = await call(server.url, "POST", "/v1/pin/recover", { token: user.token, body: { ...body, recovery_id: started.json["recovery_id"], code } });
+    const recovered = await call(server.url, "POST", "/v1/pin/recover", {
+      token: user.token,
+      body: { ...body, recovery_id: started.json["recovery_id"], code },
+    });
     expect(recovered.status, JSON.stringify(recovered.json)).toBe(200);
     const rekeyed = (await chainDb.query<{ owner_eoa: string }>("SELECT owner_eoa FROM cs_wallets WHERE user_uuid = $1", [user.uuid]))[0]!.owner_eoa;
     expect(rekeyed).not.toBe(owner);
@@ -118,16 +125,28 @@ describe("TLS on the chain-service link", () => {
 
   it("refuses a plain-text client, a client that does not trust its certificate, and a client without the token", async () => {
     await expect(connectRemoteChain(tlsServer.address, { token: TOKEN, timeoutMs: 3000 })).rejects.toMatchObject({ code: "chain_unavailable" });
-    await expect(connectRemoteChain(tlsServer.address, { token: TOKEN, tls: tlsTo(pki.rogueCa), timeoutMs: 3000 })).rejects.toMatchObject({ code: "chain_unavailable" });
-    await expect(connectRemoteChain(tlsServer.address, { token: null, tls: tlsTo(pki.ca), timeoutMs: 3000 })).rejects.toMatchObject({ code: "service_unavailable" });
-    await expect(connectRemoteChain(tlsServer.address, { token: `${TOKEN}x`, tls: tlsTo(pki.ca), timeoutMs: 3000 })).rejects.toMatchObject({ code: "service_unavailable" });
+    await expect(connectRemoteChain(tlsServer.address, { token: TOKEN, tls: tlsTo(pki.rogueCa), timeoutMs: 3000 })).rejects.toMatchObject({
+      code: "chain_unavailable",
+    });
+    await expect(connectRemoteChain(tlsServer.address, { token: null, tls: tlsTo(pki.ca), timeoutMs: 3000 })).rejects.toMatchObject({
+      code: "service_unavailable",
+    });
+    await expect(connectRemoteChain(tlsServer.address, { token: `${TOKEN}x`, tls: tlsTo(pki.ca), timeoutMs: 3000 })).rejects.toMatchObject({
+      code: "service_unavailable",
+    });
     const good = await connectRemoteChain(tlsServer.address, { token: TOKEN, tls: tlsTo(pki.ca) });
     expect(good.service.addresses.exchange).toBe(chain.service.addresses.exchange);
     await good.close();
   });
 
   it("a front service whose CA does not issue the chain service's certificate does not start", async () => {
-    const rogue = { CHAIN: "", CHAIN_SERVICE_URL: tlsServer.address, CHAIN_SERVICE_TOKEN: TOKEN, CHAIN_SERVICE_TLS_CA: pki.rogueCa, CHAIN_SERVICE_TLS_SERVER_NAME: "localhost" };
+    const rogue = {
+      CHAIN: "",
+      CHAIN_SERVICE_URL: tlsServer.address,
+      CHAIN_SERVICE_TOKEN: TOKEN,
+      CHAIN_SERVICE_TLS_CA: pki.rogueCa,
+      CHAIN_SERVICE_TLS_SERVER_NAME: "localhost",
+    };
     await expect(startTestServer(rogue)).rejects.toMatchObject({ code: "chain_unavailable" });
     // A certificate names hosts: over TLS an IP address needs the name the certificate carries.
     expect(() => chainSettingsFromEnv({ ...rogue, CHAIN_SERVICE_TLS_SERVER_NAME: "" })).toThrow(/CHAIN_SERVICE_TLS_SERVER_NAME is required/);
@@ -162,7 +181,9 @@ describe("TLS on the chain-service link", () => {
 
   it("mutual TLS: a caller needs a certificate from the configured CA", async () => {
     await expect(connectRemoteChain(mtlsServer.address, { tls: tlsTo(pki.ca), timeoutMs: 3000 })).rejects.toMatchObject({ code: "chain_unavailable" });
-    await expect(connectRemoteChain(mtlsServer.address, { tls: tlsTo(pki.ca, { cert: pki.rogueClientCert, key: pki.rogueClientKey }), timeoutMs: 3000 })).rejects.toMatchObject({
+    await expect(
+      connectRemoteChain(mtlsServer.address, { tls: tlsTo(pki.ca, { cert: pki.rogueClientCert, key: pki.rogueClientKey }), timeoutMs: 3000 }),
+    ).rejects.toMatchObject({
       code: "chain_unavailable",
     });
     const good = await connectRemoteChain(mtlsServer.address, { tls: tlsTo(pki.ca, { cert: pki.clientCert, key: pki.clientKey }) });
@@ -172,10 +193,13 @@ describe("TLS on the chain-service link", () => {
 
   it("off loopback the chain service needs a credential (the token or mutual TLS); on loopback it says it runs without", async () => {
     expect(() => linkCredentialWarning({ host: "0.0.0.0", token: null, tls: null })).toThrow(ConfigError);
-    expect(() => linkCredentialWarning({ host: "10.0.0.5", token: null, tls: { cert: Buffer.from(""), key: Buffer.from(""), clientCa: null } })).toThrow(/CHAIN_SERVICE_TOKEN/);
+    expect(() => linkCredentialWarning({ host: "10.0.0.5", token: null, tls: { cert: Buffer.from(""), key: Buffer.from(""), clientCa: null } })).toThrow(
+      /CHAIN_SERVICE_TOKEN/,
+    );
     expect(linkCredentialWarning({ host: "0.0.0.0", token: TOKEN, tls: null })).toBeNull();
     expect(linkCredentialWarning({ host: "0.0.0.0", token: null, tls: { cert: Buffer.from(""), key: Buffer.from(""), clientCa: Buffer.from("") } })).toBeNull();
-    for (const host of ["127.0.0.1", "::1", "[::1]", "localhost"]) expect(linkCredentialWarning({ host, token: null, tls: null })).toMatch(/^DEVELOPMENT DEFAULT/);
+    for (const host of ["127.0.0.1", "::1", "[::1]", "localhost"])
+      expect(linkCredentialWarning({ host, token: null, tls: null })).toMatch(/^DEVELOPMENT DEFAULT/);
     await expect(serveChainService(chain.service, { host: "0.0.0.0", port: 0, log: silent })).rejects.toThrow(/CHAIN_SERVICE_TOKEN/);
   });
 });
@@ -185,11 +209,17 @@ function rawCall(client: grpc.Client, method: string, args: unknown[], metadata:
   const md = new grpc.Metadata();
   for (const [key, value] of Object.entries(metadata)) md.set(key, value);
   return new Promise((resolve) => {
-    (client as unknown as Record<string, (...a: unknown[]) => void>)[method]!.call(client, args, md, { deadline: Date.now() + 10_000 }, (error: grpc.ServiceError | null) => {
-      if (!error) return resolve("ok");
-      const wire = error.metadata?.get(ERROR_METADATA)[0];
-      resolve(typeof wire === "string" ? (JSON.parse(wire) as { code: string }).code : `grpc:${error.code}`);
-    });
+    (client as unknown as Record<string, (...a: unknown[]) => void>)[method]!.call(
+      client,
+      args,
+      md,
+      { deadline: Date.now() + 10_000 },
+      (error: grpc.ServiceError | null) => {
+        if (!error) return resolve("ok");
+        const wire = error.metadata?.get(METADATA.error)[0];
+        resolve(typeof wire === "string" ? (JSON.parse(wire) as { code: string }).code : `grpc:${error.code}`);
+      },
+    );
   });
 }
 
@@ -229,8 +259,25 @@ describe("evidence, not flags: direct gRPC calls", () => {
     const userCalls: Record<string, unknown[]> = {
       registerPin: [{ user_uuid: victimId, ...pinOf("0000") }],
       verifyPin: [{ user_uuid: victimId, ...pin, key_share_user: share, operation: { kind: "erc20_transfer", to: `0x${"99".repeat(20)}`, amount: "1" } }],
-      resetPin: [{ user_uuid: victimId, mnemonic: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about", new_pin_hash: pin.pin_hash, new_pin_salt: pin.pin_salt }],
-      transferToken: [victimId, { from_address: victim.contentAddress, to_address: `0x${"99".repeat(20)}`, amount: "1", contract_address: chain.service.addresses.xotn, ...pin, key_share_user: share }],
+      resetPin: [
+        {
+          user_uuid: victimId,
+          mnemonic: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+          new_pin_hash: pin.pin_hash,
+          new_pin_salt: pin.pin_salt,
+        },
+      ],
+      transferToken: [
+        victimId,
+        {
+          from_address: victim.contentAddress,
+          to_address: `0x${"99".repeat(20)}`,
+          amount: "1",
+          contract_address: chain.service.addresses.xotn,
+          ...pin,
+          key_share_user: share,
+        },
+      ],
       exchangeSlotOwner: [{ state: "s", cu_id: "c", from_uuid: String(victimId), to_uuid: String(victimId + 1), meta_idx: 1, ...pin, key_share_user: share }],
       recover: [{ user_uuid: victimId, ...pinOf("4444") }],
       fundWallet: [{ user_uuid: victimId, xotn: "1000" }],
@@ -262,10 +309,10 @@ describe("evidence, not flags: direct gRPC calls", () => {
                     ? "eyJhbGciOiJub25lIn0.e30."
                     : genuine(victimId, method).split(".").slice(0, 2).join(".") + ".";
         const metadata: Record<string, string> = {};
-        if (cred !== "none") metadata[TOKEN_METADATA] = `Bearer ${cred === "token" ? TOKEN : "x".repeat(40)}`;
+        if (cred !== "none") metadata[METADATA.token] = `Bearer ${cred === "token" ? TOKEN : "x".repeat(40)}`;
         let args = userCalls[method]!;
         if (method === "recover") args = [{ ...(args[0] as object), assertion: assertion ?? "" }];
-        else if (assertion !== null) metadata[ASSERTION_METADATA] = assertion;
+        else if (assertion !== null) metadata[METADATA.assertion] = assertion;
         const outcome = await rawCall(grpcClient, method, args, metadata);
         expect(outcome, `${method} ${cred} ${kind}`).not.toBe("ok");
         expect(["service_unavailable", "invalid_caller_assertion", "invalid_request"]).toContain(outcome);

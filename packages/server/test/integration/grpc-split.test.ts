@@ -4,15 +4,15 @@ import { join } from "node:path";
 import { type Database, openDatabase } from "@slotgate/storage";
 import { defineConformanceSuite } from "@slotgate/conformance";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startChain, type ChainHandle } from "../../src/chain/start-chain.js";
-import { chainSettingsFromEnv } from "../../src/config/chain-env.js";
-import { createLogger, runCli} from "../../src/index.js";
-import { type ChainGrpcServer, serveChainService } from "../../src/grpc/server.js";
-import { connectRemoteChain } from "../../src/grpc/client.js";
+import { startChain, type ChainHandle } from "../../src/chain-api/chain/start-chain.js";
+import { chainSettingsFromEnv } from "../../src/platform/config/chain-env.js";
+import { createLogger, runCli } from "../../src/index.js";
+import { type ChainGrpcServer, serveChainService } from "../../src/chain-api/grpc/server.js";
+import { connectRemoteChain } from "../../src/chain-api/grpc/client.js";
 import { newUser, pinOf, postBasic } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
 import { startTestServer, TEST_DB, type TestServer } from "../support/harness.js";
-import { createKeyStore, generateSigningKey } from "../../src/keys/key-store.js";
+import { createKeyStore, generateSigningKey } from "../../src/oauth/keys/key-store.js";
 
 /**
  * The front-service / chain-service split: the chain service runs behind gRPC (its own database and
@@ -35,7 +35,11 @@ beforeAll(async () => {
   const frontKey = await generateSigningKey();
   const callerJwks = JSON.stringify((await createKeyStore([frontKey])).jwks());
   const settings = chainSettingsFromEnv({ CHAIN: "anvil", ANVIL_PORT: "0", CHAIN_KEK: "ab".repeat(32), CHAIN_CALLER_JWKS: callerJwks });
-  chain = (await startChain(settings, chainDb, { dataDir: chainDir, warn: () => undefined, log: createLogger("debug", (l) => chainLines.push(l)) })) as ChainHandle;
+  chain = (await startChain(settings, chainDb, {
+    dataDir: chainDir,
+    warn: () => undefined,
+    log: createLogger("debug", (l) => chainLines.push(l)),
+  })) as ChainHandle;
   grpcServer = await serveChainService(chain.service, { host: "127.0.0.1", port: 0, log: createLogger("silent"), token: TOKEN, devChain: true });
   server = await startTestServer({ CHAIN: "", CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN }, [frontKey]);
 });
@@ -58,7 +62,10 @@ describe("HTTP server -> gRPC chain service", () => {
     const reg = await call(server.url, "POST", "/v1/pin/register", { token: user.token, body: { user_uuid: user.uuid, ...pin } });
     expect(reg.status).toBe(200);
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
-    const wrong = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pinOf("0000", pin.pin_salt), key_share_user: share } });
+    const wrong = await call(server.url, "POST", "/v1/pin/verify", {
+      token: user.token,
+      body: { user_uuid: user.uuid, ...pinOf("0000", pin.pin_salt), key_share_user: share },
+    });
     expect([wrong.status, wrong.json["error"], wrong.json["details"]]).toEqual([401, "pin_invalid", [{ path: "remaining_attempts", message: "4" }]]);
     const ok = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share } });
     expect(ok.status).toBe(200);
@@ -71,7 +78,16 @@ describe("HTTP server -> gRPC chain service", () => {
     const reg = await call(server.url, "POST", "/v1/pin/register", { token: from.token, body: { user_uuid: from.uuid, ...pin } });
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
     const cuid = `grpc-${Date.now()}`;
-    expect((await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 5, owner_addr: `0x${"ab".repeat(20)}` })).status).toBe(200);
+    expect(
+      (
+        await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+          client_id: client.client_id,
+          cuid,
+          release_per: 5,
+          owner_addr: `0x${"ab".repeat(20)}`,
+        })
+      ).status,
+    ).toBe(200);
     const slot = await postBasic(server, client, "/v1/dev/register_slot", { client_id: client.client_id, cuid, meta_idx: 1, user_id: from.userId });
     expect(slot.status, "dev routes follow the remote in-process chain").toBe(200);
     const body = { state: "grpc-state-1", cu_id: cuid, from_uuid: from.userId, to_uuid: to.userId, meta_idx: 1, ...pin, key_share_user: share };
@@ -80,13 +96,25 @@ describe("HTTP server -> gRPC chain service", () => {
     expect(moved.json["new_owner"]).toBe(await chain.service.walletAddressFor(to.uuid));
     const again = await call(server.url, "POST", "/idex-platform/exchange_token_owner", { token: from.token, body: { ...body, state: "grpc-state-2" } });
     expect([again.status, again.json["error"]]).toEqual([403, "not_owner"]);
-    expect((await chainDb.query("SELECT tx_hash FROM cs_slot_exchange_states WHERE from_uuid = $1", [from.userId])).length, "the chain service records the state token").toBe(1);
+    expect(
+      (await chainDb.query("SELECT tx_hash FROM cs_slot_exchange_states WHERE from_uuid = $1", [from.userId])).length,
+      "the chain service records the state token",
+    ).toBe(1);
   });
 
   it("slots across gRPC: the code exchange answers the active slot; opening and activating (user calls) carry the front's caller assertion", async () => {
     const client = await registerClient(server.url, { blockchain: true });
     const cuid = `grpc-slots-${Date.now()}`;
-    expect((await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 5, owner_addr: `0x${"cd".repeat(20)}` })).status).toBe(200);
+    expect(
+      (
+        await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+          client_id: client.client_id,
+          cuid,
+          release_per: 5,
+          owner_addr: `0x${"cd".repeat(20)}`,
+        })
+      ).status,
+    ).toBe(200);
     const user = await newUser(server, client);
     const listed = await call(server.url, "GET", `/v1/slots?cu_id=${cuid}`, { token: user.token });
     expect((listed.json["slots"] as Array<{ slot: string; state: string }>).map((s) => [s.slot, s.state])).toEqual([[user.contentAddress, "active"]]);
@@ -102,10 +130,18 @@ describe("HTTP server -> gRPC chain service", () => {
     const user = await newUser(server, client);
     const id = `grpc-req-${Date.now()}`;
     const pin = pinOf("16180");
-    const reg = await call(server.url, "POST", "/v1/pin/register", { token: user.token, body: { user_uuid: user.uuid, ...pin }, headers: { "x-request-id": id } });
+    const reg = await call(server.url, "POST", "/v1/pin/register", {
+      token: user.token,
+      body: { user_uuid: user.uuid, ...pin },
+      headers: { "x-request-id": id },
+    });
     expect(reg.status).toBe(200);
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
-    const verify = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share }, headers: { "x-request-id": id } });
+    const verify = await call(server.url, "POST", "/v1/pin/verify", {
+      token: user.token,
+      body: { user_uuid: user.uuid, ...pin, key_share_user: share },
+      headers: { "x-request-id": id },
+    });
     expect([verify.status, verify.headers.get("x-request-id")]).toEqual([200, id]);
     const lines = chainLines.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l["request_id"] === id);
     expect(lines.map((l) => [l["component"], l["msg"], l["method"]])).toEqual(
@@ -146,18 +182,49 @@ describe("HTTP server -> gRPC chain service", () => {
     const out: string[] = [];
     const err: string[] = [];
     const io = { out: (l: string) => out.push(l), err: (l: string) => err.push(l) };
-    const env = { CHAIN_SERVICE_URL: grpcServer.address, CHAIN_SERVICE_TOKEN: TOKEN, LOG_LEVEL: "silent", SLOTGATE_DATA_DIR: dataDir, PROVIDER_KEY_OVERLAP_SECONDS: "60" };
+    const env = {
+      CHAIN_SERVICE_URL: grpcServer.address,
+      CHAIN_SERVICE_TOKEN: TOKEN,
+      LOG_LEVEL: "silent",
+      SLOTGATE_DATA_DIR: dataDir,
+      PROVIDER_KEY_OVERLAP_SECONDS: "60",
+    };
     const run = async (...argv: string[]) => {
       const code = await runCli(argv, env, io);
       return { code, json: code === 0 ? (JSON.parse(out.at(-1)!) as Record<string, unknown>) : {} };
     };
     try {
       expect((await run("migrate")).code).toBe(0);
-      const created = await run("client", "create", "--name", "P", "--redirect-uri", "https://p.example/cb", "--download-url", "https://p.example/dl", "--web-url", "https://p.example/", "--platform", "web", "--blockchain");
+      const created = await run(
+        "client",
+        "create",
+        "--name",
+        "P",
+        "--redirect-uri",
+        "https://p.example/cb",
+        "--download-url",
+        "https://p.example/dl",
+        "--web-url",
+        "https://p.example/",
+        "--platform",
+        "web",
+        "--blockchain",
+      );
       const clientId = String(created.json["client_id"]);
       expect((await run("provider", "status", "--client-id", clientId)).json).toMatchObject({ success: true, registered: false, cuids: [] });
       const cuid = `pcli-${Date.now()}`;
-      const reg = await run("provider", "register-cuid", "--client-id", clientId, "--cuid", cuid, "--release-per", "15", "--owner-addr", `0x${"ab".repeat(20)}`);
+      const reg = await run(
+        "provider",
+        "register-cuid",
+        "--client-id",
+        clientId,
+        "--cuid",
+        cuid,
+        "--release-per",
+        "15",
+        "--owner-addr",
+        `0x${"ab".repeat(20)}`,
+      );
       expect(reg.code, err.join("\n")).toBe(0);
       expect(reg.json["aes_key"]).toMatch(/^[0-9a-f]{64}$/);
       expect((await run("provider", "replay-protection", "on", "--client-id", clientId)).json).toMatchObject({ replay_protection: true });
@@ -171,10 +238,12 @@ describe("HTTP server -> gRPC chain service", () => {
       expect(audit.map((e) => e.action).slice(0, 3)).toEqual(["provider.key_rotated", "provider.replay_protection", "provider.cuid_registered"]);
       expect(audit.every((e) => e.actor === "cli")).toBe(true);
 
-      expect((await runCli(["provider", "register-cuid", "--client-id", clientId, "--cuid", cuid, "--release-per", "x", "--owner-addr", "0x1"], env, io))).toBe(2);
-      expect((await runCli(["provider", "replay-protection", "maybe", "--client-id", clientId], env, io))).toBe(2);
-      expect((await runCli(["provider", "rotate-key"], env, io))).toBe(2);
-      expect((await runCli(["provider", "rotate-key", "--client-id", "sg_unknown"], env, io))).toBe(1);
+      expect(await runCli(["provider", "register-cuid", "--client-id", clientId, "--cuid", cuid, "--release-per", "x", "--owner-addr", "0x1"], env, io)).toBe(
+        2,
+      );
+      expect(await runCli(["provider", "replay-protection", "maybe", "--client-id", clientId], env, io)).toBe(2);
+      expect(await runCli(["provider", "rotate-key"], env, io)).toBe(2);
+      expect(await runCli(["provider", "rotate-key", "--client-id", "sg_unknown"], env, io)).toBe(1);
       expect(err.at(-1)).toContain("client_not_found");
     } finally {
       rmSync(dataDir, { recursive: true, force: true });

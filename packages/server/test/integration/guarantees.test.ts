@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../src/index.js";
-import { purgeExpiredCodes } from "../../src/storage/codes.js";
-import { purgeFinished } from "../../src/storage/outbox.js";
+import { purgeExpiredCodes } from "../../src/oauth/token/authorization-code.js";
+import { purgeFinished } from "../../src/status/outbox/outbox-store.js";
 import { authorizeCode, call, devSignup, exchange, randomEmail, registerClient } from "../support/flows.js";
 import { attachMail, startTestServer, type TestServer } from "../support/harness.js";
 
@@ -70,7 +70,11 @@ describe("logs", () => {
     const db = await openDatabase({});
     await migrateServer(db);
     const config = server.config;
-    const running = await startServer(config, { log, resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: ["test warning"] }, scrypt: { N: 1024, r: 8, p: 1 } });
+    const running = await startServer(config, {
+      log,
+      resources: { db, keys: await createKeyStore([await generateSigningKey()]), config, warnings: ["test warning"] },
+      scrypt: { N: 1024, r: 8, p: 1 },
+    });
     attachMail(running.url, server.mail);
     try {
       const dev = await devSignup(running.url);

@@ -27,10 +27,18 @@ beforeAll(async () => {
   await chainOf(server).fundWallet({ user_uuid: user.uuid, xotn: "10000" });
   await chainOf(server).fundWallet({ user_uuid: user.uuid, xotn: "10000", wallet: "user" });
   cuid = `idem-${Date.now()}`;
-  const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 20, owner_addr: `0x${"c0".repeat(20)}` });
+  const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+    client_id: client.client_id,
+    cuid,
+    release_per: 20,
+    owner_addr: `0x${"c0".repeat(20)}`,
+  });
   expect(init.status).toBe(200);
   // The user's consent for this cuid's purchases (issue 21: per slot and cuid).
-  const approve = await call(server.url, "POST", "/v1/pin/verify", { token: user.token, body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", cuid, amount: "10000" } } });
+  const approve = await call(server.url, "POST", "/v1/pin/verify", {
+    token: user.token,
+    body: { user_uuid: user.uuid, ...pin, key_share_user: share, operation: { kind: "approve_purchases", cuid, amount: "10000" } },
+  });
   expect(approve.status, approve.text).toBe(200);
 });
 afterAll(async () => server?.close());
@@ -60,7 +68,14 @@ describe("Idempotency-Key on the money endpoints", () => {
   it("a transfer retried with its key moves the XOTN once", async () => {
     const to = `0x${randomUUID().replace(/-/g, "").slice(0, 40).padEnd(40, "0")}`;
     const key = randomUUID();
-    const body = { from_address: await chainOf(server).walletAddressFor(user.uuid), to_address: to, amount: "9", contract_address: chainOf(server).addresses.xotn, pin_hash: pin.pin_hash, key_share_user: share };
+    const body = {
+      from_address: await chainOf(server).walletAddressFor(user.uuid),
+      to_address: to,
+      amount: "9",
+      contract_address: chainOf(server).addresses.xotn,
+      pin_hash: pin.pin_hash,
+      key_share_user: share,
+    };
     const send = () => call(server.url, "POST", "/v1/token/transfer", { token: user.token, body, headers: { "idempotency-key": key } });
     const [first, second] = await Promise.all([send(), send()]);
     expect([first.status, second.status]).toEqual([200, 200]);
@@ -95,11 +110,12 @@ describe("a write that does not land within the wait", () => {
   });
   afterAll(async () => slow?.close());
 
-  it("is answered 202 with its write_id and a Location its owner follows to the answer; others get 404", async () => {
+  it("is answered 202 with its write_id and a Location its owner follows to the answer (a provider key shown once); others get 404", async () => {
     const slowClient = await registerClient(slow.url, { blockchain: true });
     const key = randomUUID();
+    const cuidOfSlow = `slow-${Date.now()}`;
     const res = await call(slow.url, "POST", "/v1/development-api/init_permission_provider", {
-      body: { client_id: slowClient.client_id, cuid: `slow-${Date.now()}`, release_per: 5, owner_addr: `0x${"c1".repeat(20)}` },
+      body: { client_id: slowClient.client_id, cuid: cuidOfSlow, release_per: 5, owner_addr: `0x${"c1".repeat(20)}` },
       headers: { ...basic(slowClient), "idempotency-key": key },
     });
     expect(res.status).toBe(202);
@@ -113,9 +129,23 @@ describe("a write that does not land within the wait", () => {
       state = await call(slow.url, "GET", location, { headers: basic(slowClient) });
     }
     expect(state.status).toBe(200);
-    expect(state.json).toMatchObject({ success: true, write_id: res.json["write_id"], status: "confirmed", result: { success: true, tx_hash: expect.stringMatching(/^0x/) } });
-    // The first registration's answer shows the client's key, every time its owner looks.
-    expect(String((state.json["result"] as Record<string, unknown>)["aes_key"])).toMatch(/^[0-9a-f]{64}$/);
+    expect(state.json).toMatchObject({
+      success: true,
+      write_id: res.json["write_id"],
+      status: "confirmed",
+      result: { success: true, tx_hash: expect.stringMatching(/^0x/) },
+    });
+    // The first answer given for the client's first registration shows its key; no later one does: not
+    // another lookup, not a retry under the same Idempotency-Key.
+    const shown = state.json["result"] as Record<string, unknown>;
+    expect(shown).toMatchObject({ key_issued: true, aes_key: expect.stringMatching(/^[0-9a-f]{64}$/), aes_iv: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    const { aes_key: _key, aes_iv: _iv, ...withoutKey } = shown;
+    expect((await call(slow.url, "GET", location, { headers: basic(slowClient) })).json["result"]).toEqual(withoutKey);
+    const retry = await call(slow.url, "POST", "/v1/development-api/init_permission_provider", {
+      body: { client_id: slowClient.client_id, cuid: cuidOfSlow, release_per: 5, owner_addr: `0x${"c1".repeat(20)}` },
+      headers: { ...basic(slowClient), "idempotency-key": key },
+    });
+    expect([retry.status, retry.json]).toEqual([200, withoutKey]);
     // Another client, a user's token, no credentials, a malformed id.
     const stranger = await registerClient(slow.url, { blockchain: true });
     expect((await call(slow.url, "GET", location, { headers: basic(stranger) })).json["error"]).toBe("write_not_found");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { assertLoggedOut, TRANSFER_HOLD_SECONDS } from "../../src/status/listing-lock.js";
-import { moveTransferHold, setLoginStatuses, takeTransferHold } from "../../src/storage/login-status.js";
+import { moveTransferHold, setLoginStatuses, takeTransferHold } from "../../src/status/login-status-store.js";
 import { type LockRig, type RigUser, startLockRig } from "../support/listing-lock-rig.js";
 
 /**
@@ -21,7 +21,12 @@ beforeAll(async () => {
 afterAll(async () => rig?.close());
 
 const outboxOf = async (user: RigUser) =>
-  (await rig.servers[0].sql<{ status: string }>("SELECT payload->>'status' AS status FROM outbox WHERE topic = 'marketplace.login_status' AND payload->>'user_id' = $1 ORDER BY id", [user.userId])).map((r) => r.status);
+  (
+    await rig.servers[0].sql<{ status: string }>(
+      "SELECT payload->>'status' AS status FROM outbox WHERE topic = 'marketplace.login_status' AND payload->>'user_id' = $1 ORDER BY id",
+      [user.userId],
+    )
+  ).map((r) => r.status);
 
 describe("exchange_token_owner under the listing lock", () => {
   it("refuses a seller logged in at the game that registered the cuid: 409 logout_required, no chain write", async () => {
@@ -110,7 +115,10 @@ describe("exchange_token_owner under the listing lock", () => {
     expect((await sale).status).toBe(500);
     expect((await rig.row(seller))?.transfer_hold_ref).toMatch(/^hold:/);
     expect((await rig.login(1, seller)).status).toBe(409);
-    await rig.servers[0].sql("UPDATE login_status SET transfer_hold_until = now() - interval '1 second' WHERE user_id = $1 AND client_id = $2", [seller.userId, rig.clientId]);
+    await rig.servers[0].sql("UPDATE login_status SET transfer_hold_until = now() - interval '1 second' WHERE user_id = $1 AND client_id = $2", [
+      seller.userId,
+      rig.clientId,
+    ]);
     expect((await rig.login(1, seller)).status).toBe(200);
     expect((await rig.logout(1, seller)).status).toBe(200);
     // An expired hold does not block the next sale either.
@@ -147,17 +155,25 @@ describe("the status batcher and the hold", () => {
     expect((await takeTransferHold(db, { userId: u1.userId, clientId: rig.clientId, ref: "hold:batch-a", seconds: 60 })).taken).toBe(true);
     expect((await takeTransferHold(db, { userId: u2.userId, clientId: rig.clientId, ref: "hold:batch-b", seconds: 60 })).taken).toBe(true);
     const outbox = { marketplaceUrl: null, maxAttempts: 1 };
-    const writes = await setLoginStatuses(db, [
-      { userId: u1.userId, clientId: rig.clientId, status: "logged_in" },
-      { userId: u2.userId, clientId: rig.clientId, status: "logged_out" },
-      { userId: buyer.userId, clientId: rig.clientId, status: "logged_in" },
-    ], outbox);
+    const writes = await setLoginStatuses(
+      db,
+      [
+        { userId: u1.userId, clientId: rig.clientId, status: "logged_in" },
+        { userId: u2.userId, clientId: rig.clientId, status: "logged_out" },
+        { userId: buyer.userId, clientId: rig.clientId, status: "logged_in" },
+      ],
+      outbox,
+    );
     expect(writes.get(`${u1.userId}/${rig.clientId}`)).toMatchObject({ stored: false, hold: { ref: "hold:batch-a" } });
     expect(writes.get(`${u2.userId}/${rig.clientId}`)).toMatchObject({ stored: true });
     expect(writes.get(`${buyer.userId}/${rig.clientId}`)).toMatchObject({ stored: true });
     expect(await rig.row(u2)).toMatchObject({ status: "logged_out", transfer_hold_ref: "hold:batch-b" });
     expect(await moveTransferHold(db, { userId: u1.userId, clientId: rig.clientId, ref: "hold:other", to: null })).toBe(false);
-    for (const [u, ref] of [[u1, "hold:batch-a"], [u2, "hold:batch-b"]] as const) expect(await moveTransferHold(db, { userId: u.userId, clientId: rig.clientId, ref, to: null })).toBe(true);
+    for (const [u, ref] of [
+      [u1, "hold:batch-a"],
+      [u2, "hold:batch-b"],
+    ] as const)
+      expect(await moveTransferHold(db, { userId: u.userId, clientId: rig.clientId, ref, to: null })).toBe(true);
     await setLoginStatuses(db, [{ userId: buyer.userId, clientId: rig.clientId, status: "logged_out" }], outbox);
   });
 });

@@ -18,7 +18,9 @@ const logLines: string[] = [];
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "slotgate-mailbox-"));
-  server = await startTestServer({ SMTP_URL: "", SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "debug" }, undefined, { log: createLogger("debug", (l) => logLines.push(l)) });
+  server = await startTestServer({ SMTP_URL: "", SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "debug" }, undefined, {
+    log: createLogger("debug", (l) => logLines.push(l)),
+  });
 });
 afterAll(async () => {
   await server?.close();
@@ -61,11 +63,17 @@ describe("development mailbox", () => {
     const dev = await devSignup(server.url);
     const before = readdirSync(join(dataDir, "mailbox")).length;
     await fc.assert(
-      fc.asyncProperty(fc.string({ maxLength: 200 }), fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 20 })), async (token, query) => {
-        const res = await call(server.url, "GET", `/v1/dev-user/mailbox?${new URLSearchParams(query)}`, { headers: { authorization: `Bearer ${token.replace(/[\r\n]/g, "")}` } });
-        expect(res.status).toBe(401);
-        expect(errorBodySchema.safeParse(res.json).success).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.string({ maxLength: 200 }),
+        fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), fc.string({ maxLength: 20 })),
+        async (token, query) => {
+          const res = await call(server.url, "GET", `/v1/dev-user/mailbox?${new URLSearchParams(query)}`, {
+            headers: { authorization: `Bearer ${token.replace(/[\r\n]/g, "")}` },
+          });
+          expect(res.status).toBe(401);
+          expect(errorBodySchema.safeParse(res.json).success).toBe(true);
+        },
+      ),
       { numRuns: 25 },
     );
     expect((await call(server.url, "GET", "/v1/dev-user/mailbox", { token: dev.token })).status).toBe(200);

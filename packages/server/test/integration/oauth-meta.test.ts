@@ -80,7 +80,12 @@ describe("backend SDK flow (spec 4.4)", () => {
     expect(code).toMatch(/^.{16,}$/);
     type Row = { id: string; row: string; sealed_query: string | null; target_url: string; delivered_at: Date | null };
     const read = async () =>
-      (await server.sql<Row>("SELECT id::text, row_to_json(o)::text AS row, sealed_query, target_url, delivered_at FROM outbox o WHERE topic = 'oauth_meta.callback' AND target_url LIKE $1", [`%state=sealed-1%`]))[0]!;
+      (
+        await server.sql<Row>(
+          "SELECT id::text, row_to_json(o)::text AS row, sealed_query, target_url, delivered_at FROM outbox o WHERE topic = 'oauth_meta.callback' AND target_url LIKE $1",
+          [`%state=sealed-1%`],
+        )
+      )[0]!;
     // The backend holds its answer: the message is in flight, not delivered.
     const queued = await read();
     expect(queued.delivered_at).toBeNull();

@@ -27,7 +27,14 @@ async function signIn(authorizationUrl: URL): Promise<URL> {
   const params = Object.fromEntries(authorizationUrl.searchParams);
   const browser = new BrowserSession(server.url);
   const page = await browser.open(params);
-  const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+  const res = await browser.submitWithMailbox({
+    ...params,
+    csrf_token: page.csrf,
+    email: randomEmail(),
+    password: "user-password-1",
+    decision: "approve",
+    intent: "signup",
+  });
   expect(res.status).toBe(302);
   return new URL(res.location!);
 }
@@ -76,9 +83,17 @@ describe("oauth4webapi against the reference server", () => {
     const callback = await signIn(url);
     expect(() => oauth.validateAuthResponse(as, client, callback, "another-state")).toThrow(oauth.OperationProcessingError);
     const params = oauth.validateAuthResponse(as, client, callback, "expected-state");
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.ClientSecretPost(registered.client_secret), params, REDIRECT, oauth.generateRandomCodeVerifier(), {
-      [oauth.allowInsecureRequests]: true,
-    });
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretPost(registered.client_secret),
+      params,
+      REDIRECT,
+      oauth.generateRandomCodeVerifier(),
+      {
+        [oauth.allowInsecureRequests]: true,
+      },
+    );
     await expect(oauth.processAuthorizationCodeResponse(as, client, response)).rejects.toMatchObject({ error: "invalid_grant" });
   });
 });

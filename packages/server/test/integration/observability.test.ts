@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { readMnemonicBackup } from "@slotgate/chain-service";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createLogger } from "../../src/index.js";
 import { type ChainUser, chainOf, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
@@ -24,11 +24,9 @@ const parsed = () => lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  server = await startTestServer(
-    { CHAIN: "anvil", LOG_LEVEL: "debug", MARKETPLACE_URL: receiver.url, MARKETPLACE_SECRET, METRICS_TOKEN },
-    undefined,
-    { log: createLogger("debug", (l) => lines.push(l)) },
-  );
+  server = await startTestServer({ CHAIN: "anvil", LOG_LEVEL: "debug", MARKETPLACE_URL: receiver.url, MARKETPLACE_SECRET, METRICS_TOKEN }, undefined, {
+    log: createLogger("debug", (l) => lines.push(l)),
+  });
   client = await registerClient(server.url, { blockchain: true });
   user = await newUser(server, client);
   secrets["client secret"] = client.client_secret;
@@ -65,7 +63,12 @@ describe("request ids", () => {
     secrets["mnemonic"] = await readMnemonicBackup(wallet.mnemonic, pin.pin_hash, wallet.key_share_user);
     secrets["PIN hash"] = pin.pin_hash;
     const cuid = `obs-${Date.now()}`;
-    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 20, owner_addr: `0x${"cd".repeat(20)}` });
+    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+      client_id: client.client_id,
+      cuid,
+      release_per: 20,
+      owner_addr: `0x${"cd".repeat(20)}`,
+    });
     expect(init.status).toBe(200);
     secrets["AES key"] = String(init.json["aes_key"]);
     await chainOf(server).fundWallet({ user_uuid: user.uuid, xotn: "10000" });
@@ -81,15 +84,30 @@ describe("request ids", () => {
     expect(buy.status).toBe(200);
     expect(buy.headers.get("x-request-id")).toBe(id);
     // A status change with the same caller's id: the outbox row, then the signed webhook.
-    const status = await call(server.url, "POST", "/v1/oauth/status/login", { token: user.token, body: { user_id: user.userId, client_id: client.client_id }, headers });
+    const status = await call(server.url, "POST", "/v1/oauth/status/login", {
+      token: user.token,
+      body: { user_id: user.userId, client_id: client.client_id },
+      headers,
+    });
     expect(status.status).toBe(200);
     const [hook] = await receiver.waitFor(1);
     expect(hook!.headers["x-request-id"]).toBe(id);
+    // The worker logs the delivery after the receiver answered and the row is marked delivered: wait for that line.
+    await vi.waitFor(() => expect(parsed().some((l) => l["request_id"] === id && l["msg"] === "outbox message delivered")).toBe(true), { timeout: 10_000 });
 
     const withId = parsed().filter((l) => l["request_id"] === id);
-    expect(withId.some((l) => l["msg"] === "request" && l["route"] === "/v1/development-api/user_buy_content_token" && l["status"] === 200), "server access log").toBe(true);
-    expect(withId.some((l) => l["component"] === "chain-service" && l["msg"] === "chain write requested" && l["method"] === "buyContentToken"), "chain-service log").toBe(true);
-    expect(withId.some((l) => l["msg"] === "outbox message delivered" && l["topic"] === "marketplace.login_status"), "delivery log").toBe(true);
+    expect(
+      withId.some((l) => l["msg"] === "request" && l["route"] === "/v1/development-api/user_buy_content_token" && l["status"] === 200),
+      "server access log",
+    ).toBe(true);
+    expect(
+      withId.some((l) => l["component"] === "chain-service" && l["msg"] === "chain write requested" && l["method"] === "buyContentToken"),
+      "chain-service log",
+    ).toBe(true);
+    expect(
+      withId.some((l) => l["msg"] === "outbox message delivered" && l["topic"] === "marketplace.login_status"),
+      "delivery log",
+    ).toBe(true);
     expect(await server.sql("SELECT 1 FROM cs_writes WHERE request_id = $1", [id]), "chain write row").not.toHaveLength(0);
     expect(await server.sql("SELECT topic FROM outbox WHERE request_id = $1", [id]), "outbox row").toEqual([{ topic: "marketplace.login_status" }]);
   });

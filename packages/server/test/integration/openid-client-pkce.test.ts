@@ -29,7 +29,14 @@ async function signIn(authorizationUrl: URL): Promise<URL> {
   const browser = new BrowserSession(server.url);
   const page = await browser.open(params);
   expect(page.status).toBe(200);
-  const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email: randomEmail(), password: "user-password-1", decision: "approve", intent: "signup" });
+  const res = await browser.submitWithMailbox({
+    ...params,
+    csrf_token: page.csrf,
+    email: randomEmail(),
+    password: "user-password-1",
+    decision: "approve",
+    intent: "signup",
+  });
   expect(res.status).toBe(302);
   return new URL(res.location!);
 }
@@ -89,7 +96,13 @@ describe("openid-client without state, with PKCE S256", () => {
   it("a POST of the form without state and without PKCE is refused too, with no redirect", async () => {
     const browser = new BrowserSession(server.url);
     const verifier = client.randomPKCECodeVerifier();
-    const params = { client_id: registered.client_id, redirect_uri: REDIRECT, response_type: "code", code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256" };
+    const params = {
+      client_id: registered.client_id,
+      redirect_uri: REDIRECT,
+      response_type: "code",
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: "S256",
+    };
     const page = await browser.open(params);
     expect(page.status).toBe(200);
     const { code_challenge: _c, code_challenge_method: _m, ...withoutPkce } = params;

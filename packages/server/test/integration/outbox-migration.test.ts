@@ -1,6 +1,6 @@
 import { migrate } from "@slotgate/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { migrateServer, SERVER_MIGRATIONS } from "../../src/storage/migrations.js";
+import { migrateServer, SERVER_MIGRATIONS } from "../../src/platform/migrations.js";
 import { openTestDatabase } from "../support/harness.js";
 
 /**
@@ -35,7 +35,8 @@ describe("server migration 9: outbox secrets sealed at rest", () => {
     const webhook = await insert("marketplace.login_status", "https://m.example/hook?code=keep", "delivered");
 
     expect(await migrateServer(db)).toContain(9);
-    const url = async (id: string) => (await db.query<{ target_url: string; sealed_query: string | null }>("SELECT target_url, sealed_query FROM outbox WHERE id = $1", [id]))[0]!;
+    const url = async (id: string) =>
+      (await db.query<{ target_url: string; sealed_query: string | null }>("SELECT target_url, sealed_query FROM outbox WHERE id = $1", [id]))[0]!;
     expect(await url(delivered)).toEqual({ target_url: "https://b.example/cb?state=s1&success=1", sealed_query: null });
     expect((await url(failed)).target_url).toBe("https://b.example/cb?tenant=7&state=s2&success=1");
     expect((await url(pending)).target_url).toBe("https://b.example/cb?code=RAWCODE3&state=s3&success=1");

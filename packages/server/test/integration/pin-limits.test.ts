@@ -156,7 +156,11 @@ describe("malformed input under the limits", () => {
     const paths = ["/v1/pin/register", "/v1/pin/verify", "/v1/pin/reset", "/v1/pin/recover/code", "/v1/pin/recover"];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...paths), fc.jsonValue(), fc.boolean(), async (path, body, sameAddress) => {
-        const res = await call(server.url, "POST", path, { body: JSON.stringify(body), token: user.token, headers: { "x-forwarded-for": sameAddress ? "10.16.0.1" : addresses() } });
+        const res = await call(server.url, "POST", path, {
+          body: JSON.stringify(body),
+          token: user.token,
+          headers: { "x-forwarded-for": sameAddress ? "10.16.0.1" : addresses() },
+        });
         expect(res.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400);
         expect(res.status).toBeLessThan(500);
         expect(["invalid_request", "rate_limited", "token_user_mismatch"]).toContain(res.json["error"]);

@@ -22,7 +22,12 @@ const hash = (token: string) => createHash("sha256").update(token).digest("base6
 const refresh = (refreshToken: string, who: { client_id: string; client_secret: string } = game) =>
   call(server.url, "POST", "/oauth/token", {
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: refreshToken, client_id: who.client_id, client_secret: who.client_secret }).toString(),
+    body: new URLSearchParams({
+      grant_type: "refresh_token",
+      refresh_token: refreshToken,
+      client_id: who.client_id,
+      client_secret: who.client_secret,
+    }).toString(),
   });
 const validate = (token: string) => call(server.url, "GET", "/v1/oauth/validate", { token });
 
@@ -95,7 +100,9 @@ describe("refresh tokens (opt-in per confidential client)", () => {
     expect((await validate(first.accessToken)).status, "the first access token of the family too").toBe(401);
     const successor = await refresh(current.refresh);
     expect([successor.status, successor.json["error"]]).toEqual([400, "invalid_grant"]);
-    const [family] = await server.sql<{ ended_reason: string }>("SELECT ended_reason FROM refresh_families WHERE family_id = $1", [decodeJwt(current.access)["sid"]]);
+    const [family] = await server.sql<{ ended_reason: string }>("SELECT ended_reason FROM refresh_families WHERE family_id = $1", [
+      decodeJwt(current.access)["sid"],
+    ]);
     expect(family?.ended_reason).toBe("refresh_token_reused");
   });
 
@@ -109,7 +116,10 @@ describe("refresh tokens (opt-in per confidential client)", () => {
 
   it("logout ends the family: the refresh token is refused, the access token in hand still checks status", async () => {
     const first = await signIn();
-    const out = await call(server.url, "POST", "/v1/oauth/status/logout", { token: first.accessToken, body: { user_id: first.userId, client_id: game.client_id } });
+    const out = await call(server.url, "POST", "/v1/oauth/status/logout", {
+      token: first.accessToken,
+      body: { user_id: first.userId, client_id: game.client_id },
+    });
     expect(out.status).toBe(200);
     const res = await refresh(first.refreshToken);
     expect([res.status, res.json["error"]]).toEqual([400, "invalid_grant"]);

@@ -50,10 +50,20 @@ describe("RPC_URL configuration", () => {
     const data = (reg.json["data"] as Array<{ address: string; key_share_user: string }>)[0]!;
     await server.slotgate.services.chain!.service.fundWallet({ user_uuid: user.uuid, xotn: "50", wallet: "user" });
     const to = Wallet.createRandom().address;
-    const res = await call(server.url, "POST", "/v1/token/transfer", { token: user.token, body: { from_address: data.address, to_address: to, amount: "20", contract_address: deployed.xotn, pin_hash: pin.pin_hash, key_share_user: data.key_share_user } });
+    const res = await call(server.url, "POST", "/v1/token/transfer", {
+      token: user.token,
+      body: {
+        from_address: data.address,
+        to_address: to,
+        amount: "20",
+        contract_address: deployed.xotn,
+        pin_hash: pin.pin_hash,
+        key_share_user: data.key_share_user,
+      },
+    });
     expect(res.status).toBe(200);
     const provider = new JsonRpcProvider(rpcUrl, undefined, { cacheTimeout: -1 });
-  // The operator's own keys (not the node's prefunded accounts), funded as an operator funds them.
+    // The operator's own keys (not the node's prefunded accounts), funded as an operator funds them.
     const receipt = await provider.getTransactionReceipt(String(res.json["transaction_hash"]));
     provider.destroy();
     expect(receipt?.status).toBe(1);
@@ -62,13 +72,30 @@ describe("RPC_URL configuration", () => {
   it("the operator CLI enables release with the same environment", async () => {
     const client = await registerClient(server.url, { blockchain: true });
     const cuid = `rpc-${Date.now()}`;
-    expect((await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 10, owner_addr: `0x${"ef".repeat(20)}` })).status).toBe(200);
+    expect(
+      (
+        await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+          client_id: client.client_id,
+          cuid,
+          release_per: 10,
+          owner_addr: `0x${"ef".repeat(20)}`,
+        })
+      ).status,
+    ).toBe(200);
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runCli(["release", "enable", "--cuid", cuid], { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runCli(
+      ["release", "enable", "--cuid", cuid],
+      { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+    );
     expect(code, err.join("\n")).toBe(0);
     expect(JSON.parse(out[0]!)).toMatchObject({ success: true, cuid, enabled: true });
-    const fund = await runCli(["dev", "fund-slot", "--client-id", client.client_id, "--cuid", cuid, "--user-id", "5", "--xotn", "1"], { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" }, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const fund = await runCli(
+      ["dev", "fund-slot", "--client-id", client.client_id, "--cuid", cuid, "--user-id", "5", "--xotn", "1"],
+      { ...env, SLOTGATE_DATA_DIR: dataDir, LOG_LEVEL: "silent" },
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+    );
     expect(fund, "the faucet refuses a real chain").toBe(1);
     expect(JSON.parse(err.at(-1)!)).toMatchObject({ error: "service_unavailable" });
   });

@@ -189,7 +189,9 @@ describe("end-user password sign-in on the device verification page", () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.retryAfter)).toBeGreaterThan(1);
     expect(locked.html).toContain("Too many wrong passwords for this account: sign-in is locked for 60 seconds.");
-    const pending = await a.sql<{ n: string }>("SELECT count(*)::text AS n FROM device_authorizations WHERE user_code = $1 AND status = 'pending'", [userCode.replace("-", "")]);
+    const pending = await a.sql<{ n: string }>("SELECT count(*)::text AS n FROM device_authorizations WHERE user_code = $1 AND status = 'pending'", [
+      userCode.replace("-", ""),
+    ]);
     expect(pending[0]!.n, "the device authorization was not decided").toBe("1");
   });
 });

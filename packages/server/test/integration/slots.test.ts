@@ -1,6 +1,12 @@
 import { randomBytes } from "node:crypto";
 import type { SlotView } from "@slotgate/protocol";
-import { errorBodySchema, metaGetTokenResponseSchema, slotActivateResponseSchema, slotListResponseSchema, slotResponseSchema } from "@slotgate/protocol/schemas";
+import {
+  errorBodySchema,
+  metaGetTokenResponseSchema,
+  slotActivateResponseSchema,
+  slotListResponseSchema,
+  slotResponseSchema,
+} from "@slotgate/protocol/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainUser, chainOf, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
 import { authorizeCode, BrowserSession, call, exchange, registerClient } from "../support/flows.js";
@@ -29,7 +35,12 @@ beforeAll(async () => {
   callbackUri = `${backend.url}/api/slotgate/callback`;
   client = await registerClient(server.url, { blockchain: true, redirect_uris: ["https://app.example/callback", POPUP, callbackUri] });
   cuid = `slots-${randomBytes(4).toString("hex")}`;
-  const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", { client_id: client.client_id, cuid, release_per: 20, owner_addr: OWNER });
+  const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+    client_id: client.client_id,
+    cuid,
+    release_per: 20,
+    owner_addr: OWNER,
+  });
   expect(init.status, JSON.stringify(init.json)).toBe(200);
   seller = await newUser(server, client);
 }, 120_000);
@@ -50,10 +61,10 @@ const readSlot = async (metaIdx: number) => {
 };
 const activeOf = (slots: SlotView[]) => slots.filter((s) => s.state === "active");
 
-/** Signs `email` in again on `client` (page mode) and exchanges the code: the token response. */
-async function signInAgain(user: { email: string; password: string }) {
-  const { code } = await authorizeCode(server.url, client, { email: user.email, password: user.password, signup: false });
-  const res = await exchange(server.url, client, code);
+/** Signs `email` in again on `at` (page mode; the cuid's client by default) and exchanges the code: the token response. */
+async function signInAgain(user: { email: string; password: string }, at: TestClient = client) {
+  const { code } = await authorizeCode(server.url, at, { email: user.email, password: user.password, signup: false });
+  const res = await exchange(server.url, at, code);
   expect(res.status, JSON.stringify(res.json)).toBe(200);
   return res.json;
 }
@@ -67,7 +78,12 @@ async function slotInfoOf(user: { email: string; password: string }) {
   const jwt = (JSON.parse(/id="slotgate-result">([^<]+)</.exec(popup.html)![1]!) as { messages: Array<{ data: string }> }).messages[0]!.data;
   const state = `slot-info-${randomBytes(4).toString("hex")}`;
   const start = backend.received.length;
-  const authorize = await call(server.url, "GET", `/v1/oauth-meta/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: callbackUri, state })}`, { token: jwt });
+  const authorize = await call(
+    server.url,
+    "GET",
+    `/v1/oauth-meta/authorize?${new URLSearchParams({ client_id: client.client_id, redirect_uri: callbackUri, state })}`,
+    { token: jwt },
+  );
   expect(authorize.status).toBe(200);
   const hook = (await backend.waitFor(start + 1)).slice(start).find((r) => r.url.searchParams.get("state") === state)!;
   const token = await call(server.url, "POST", "/v1/oauth-meta/get_token", {
@@ -131,13 +147,17 @@ describe("a user's slots: list, open, activate", () => {
   });
 
   it("activation is refused with 409 logout_required while the user is logged in at the game, and accepted after logout; purchases then land in the newly active slot", async () => {
-    const status = (which: "login" | "logout") => call(server.url, "POST", `/v1/oauth/status/${which}`, { token: seller.token, body: { user_id: seller.userId, client_id: client.client_id } });
+    const status = (which: "login" | "logout") =>
+      call(server.url, "POST", `/v1/oauth/status/${which}`, { token: seller.token, body: { user_id: seller.userId, client_id: client.client_id } });
     const activate = (metaIdx: number) => call(server.url, "POST", "/v1/slots/activate", { token: seller.token, body: { cu_id: cuid, meta_idx: metaIdx } });
     expect((await status("login")).status).toBe(200);
     const refused = await activate(second.meta_idx);
     expect([refused.status, refused.json["error"]]).toEqual([409, "logout_required"]);
     expect(errorBodySchema.parse(refused.json).message).toMatch(/logout/);
-    expect(activeOf(await listSlots(seller)).map((s) => s.meta_idx), "nothing changed").toEqual([first.meta_idx]);
+    expect(
+      activeOf(await listSlots(seller)).map((s) => s.meta_idx),
+      "nothing changed",
+    ).toEqual([first.meta_idx]);
 
     expect((await status("logout")).status).toBe(200);
     const accepted = await activate(second.meta_idx);
@@ -149,7 +169,12 @@ describe("a user's slots: list, open, activate", () => {
 
     const fund = await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: seller.userId, xotn: "5000", cuid });
     expect(fund.status, JSON.stringify(fund.json)).toBe(200);
-    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", { client_id: client.client_id, user_dbkey: seller.userId, amount: "1000", cuid });
+    const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+      client_id: client.client_id,
+      user_dbkey: seller.userId,
+      amount: "1000",
+      cuid,
+    });
     expect(buy.status, JSON.stringify(buy.json)).toBe(200);
     expect(await readSlot(second.meta_idx)).toMatchObject({ balance: "1000", used_balances: "0" });
     expect(await readSlot(first.meta_idx), "the sleeping slot got nothing").toMatchObject({ balance: "0", used_balances: "0" });
@@ -162,10 +187,21 @@ describe("a user's slots: list, open, activate", () => {
     const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
     await registeredOnChain(first.meta_idx);
     // The buyer has a wallet (a blockchain client without a cuid provisions it) and no slot of this cuid.
-    const buyer = await newUser(server, await registerClient(server.url, { blockchain: true }));
+    const plain = await registerClient(server.url, { blockchain: true });
+    const buyer = await newUser(server, plain);
+    // A blockchain client without a cuid names the seller's C_SALT wallet, which is the slot being sold.
+    expect((await signInAgain(seller, plain))["content_address"]).toBe(first.slot);
     const sale = await call(server.url, "POST", "/idex-platform/exchange_token_owner", {
       token: seller.token,
-      body: { state: `sale-${randomBytes(6).toString("hex")}`, cu_id: cuid, from_uuid: seller.userId, to_uuid: buyer.userId, meta_idx: first.meta_idx, ...pin, key_share_user: share },
+      body: {
+        state: `sale-${randomBytes(6).toString("hex")}`,
+        cu_id: cuid,
+        from_uuid: seller.userId,
+        to_uuid: buyer.userId,
+        meta_idx: first.meta_idx,
+        ...pin,
+        key_share_user: share,
+      },
     });
     expect(sale.status, JSON.stringify(sale.json)).toBe(200);
     expect(sale.json["tr_cnt"]).toBe(1);
@@ -173,8 +209,21 @@ describe("a user's slots: list, open, activate", () => {
     const sold = await readSlot(first.meta_idx);
     expect(sold).toMatchObject({ slot: first.slot, owner_user_id: buyer.userId, tr_cnt: 1, state: "active" });
     const info = await slotInfoOf(buyer);
-    expect(info, "the bought slot is the buyer's active one (the buyer had none)").toMatchObject({ id: buyer.userId, content_address: first.slot, cu_id: cuid, meta_idx: first.meta_idx, tr_cnt: 1 });
-    expect((await listSlots(seller)).map((s) => s.meta_idx), "the seller keeps the other slot").toEqual([second.meta_idx]);
+    expect(info, "the bought slot is the buyer's active one (the buyer had none)").toMatchObject({
+      id: buyer.userId,
+      content_address: first.slot,
+      cu_id: cuid,
+      meta_idx: first.meta_idx,
+      tr_cnt: 1,
+    });
+    expect(
+      (await listSlots(seller)).map((s) => s.meta_idx),
+      "the seller keeps the other slot",
+    ).toEqual([second.meta_idx]);
+    // Neither of the seller's answers names the sold wallet any more (issue 28): without a cuid the seller's own
+    // user wallet, with the cuid the seller's active slot.
+    expect((await signInAgain(seller, plain))["content_address"]).toBe(await chainOf(server).walletAddressFor(seller.uuid));
+    expect((await signInAgain(seller))["content_address"]).toBe(second.slot);
   });
 });
 

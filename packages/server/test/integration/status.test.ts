@@ -50,7 +50,12 @@ describe("GET /v1/oauth/validate", () => {
     const kid = jwks.keys[0]!.kid;
     const forged = await new SignJWT({ client_id: client.client_id, token_use: "access_token" })
       .setProtectedHeader({ alg: "ES256", kid, typ: "at+jwt" })
-      .setIssuer(server.url).setSubject(user.userId).setAudience(client.client_id).setJti("x").setIssuedAt().setExpirationTime("1h")
+      .setIssuer(server.url)
+      .setSubject(user.userId)
+      .setAudience(client.client_id)
+      .setJti("x")
+      .setIssuedAt()
+      .setExpirationTime("1h")
       .sign(privateKey);
     const [header, payload] = user.token.split(".");
     const tampered = `${header}.${Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), sub: other.userId })).toString("base64url")}.${user.token.split(".")[2]}`;
@@ -75,7 +80,10 @@ describe("GET /v1/oauth/validate", () => {
     expect(revoke.status).toBe(200);
     expect(revoke.json).toEqual({ success: true, revoked: true });
     expect((await call(server.url, "GET", "/v1/oauth/validate", { token: fresh.token })).status).toBe(401);
-    const status = await call(server.url, "POST", "/v1/oauth/status/login", { token: fresh.token, body: { user_id: fresh.userId, client_id: client.client_id } });
+    const status = await call(server.url, "POST", "/v1/oauth/status/login", {
+      token: fresh.token,
+      body: { user_id: fresh.userId, client_id: client.client_id },
+    });
     expect(status.status).toBe(401);
   });
 });

@@ -38,7 +38,20 @@ describe("@slotgate/server/testing", () => {
       ...(PG_URL ? { database: PG_URL } : {}),
       env: { LOG_LEVEL: "warn", RATE_LIMIT: "off", SLOTGATE_SEED_DEMO: "false" },
       before(run) {
-        created = run(["client", "create", "--name", "Testing entry", "--redirect-uri", "http://127.0.0.1:9/cb", "--download-url", "https://game.example/dl", "--web-url", "https://game.example", "--platform", "web"]);
+        created = run([
+          "client",
+          "create",
+          "--name",
+          "Testing entry",
+          "--redirect-uri",
+          "http://127.0.0.1:9/cb",
+          "--download-url",
+          "https://game.example/dl",
+          "--web-url",
+          "https://game.example",
+          "--platform",
+          "web",
+        ]);
         listedBefore = run(["client", "list"]);
       },
     });
@@ -77,7 +90,13 @@ describe("@slotgate/server/testing", () => {
   it("signUpPlayer signs a player up through the form and the development mailbox (no SMTP_URL): the code mail is in the data directory", async () => {
     const email = `player-${randomBytes(4).toString("hex")}@example.test`;
     const client = created as { client_id: string };
-    const res = await signUpPlayer(server.url, server.dataDir, { client_id: client.client_id, redirect_uri: "http://127.0.0.1:9/cb", state: "s-1", email, password: "player-password-1" });
+    const res = await signUpPlayer(server.url, server.dataDir, {
+      client_id: client.client_id,
+      redirect_uri: "http://127.0.0.1:9/cb",
+      state: "s-1",
+      email,
+      password: "player-password-1",
+    });
     expect(res.status).toBe(302);
     expect(new URL(res.headers.get("location")!).searchParams.get("code")).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const mails = readMailbox(server.dataDir, { to: email });
@@ -101,7 +120,12 @@ describe("@slotgate/server/testing", () => {
     await server.close();
     if (PG_URL) expect(await referenceSchemas()).not.toContain(server.schema);
     expect(existsSync(server.dataDir)).toBe(false);
-    expect(await fetch(`${server.url}/healthz`).then(() => "answered", () => "refused")).toBe("refused");
+    expect(
+      await fetch(`${server.url}/healthz`).then(
+        () => "answered",
+        () => "refused",
+      ),
+    ).toBe("refused");
     expect(await canListen(port)).toBe(true);
     await server.close();
   });

@@ -15,10 +15,15 @@ beforeAll(async () => {
 afterAll(async () => server?.close());
 
 const form = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-  call(server.url, "POST", "/oauth/token", { headers: { "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields).toString() });
+  call(server.url, "POST", "/oauth/token", {
+    headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+    body: new URLSearchParams(fields).toString(),
+  });
 const used = async (code: string) => {
   const { createHash } = await import("node:crypto");
-  const [row] = await server.sql<{ used: boolean }>("SELECT used_at IS NOT NULL AS used FROM authorization_codes WHERE code_hash = $1", [createHash("sha256").update(code).digest("base64url")]);
+  const [row] = await server.sql<{ used: boolean }>("SELECT used_at IS NOT NULL AS used FROM authorization_codes WHERE code_hash = $1", [
+    createHash("sha256").update(code).digest("base64url"),
+  ]);
   return row?.used;
 };
 
@@ -117,7 +122,10 @@ describe("POST /oauth/token", () => {
 
   it("refuses client credentials in both Basic and body with 400 invalid_request", async () => {
     const basic = Buffer.from(`${web.client_id}:${web.client_secret}`).toString("base64");
-    const res = await form({ grant_type: "authorization_code", code: "x", redirect_uri: web.redirect_uris[0]!, client_secret: web.client_secret }, { authorization: `Basic ${basic}` });
+    const res = await form(
+      { grant_type: "authorization_code", code: "x", redirect_uri: web.redirect_uris[0]!, client_secret: web.client_secret },
+      { authorization: `Basic ${basic}` },
+    );
     expect(res.status).toBe(400);
     expect(res.json["error"]).toBe("invalid_request");
   });
@@ -148,7 +156,9 @@ describe("POST /oauth/token", () => {
     const bad = await call(server.url, "POST", "/oauth/token", { body: "{nope" });
     expect(bad.status).toBe(400);
     expect(bad.json["error"]).toBe("malformed_json");
-    const typed = await call(server.url, "POST", "/oauth/token", { body: { grant_type: "authorization_code", code: 5, redirect_uri: [], client_id: web.client_id, client_secret: web.client_secret } });
+    const typed = await call(server.url, "POST", "/oauth/token", {
+      body: { grant_type: "authorization_code", code: 5, redirect_uri: [], client_id: web.client_id, client_secret: web.client_secret },
+    });
     expect(typed.status).toBe(400);
     expect(typed.json["error"]).toBe("invalid_request");
     const big = await form({ grant_type: "authorization_code", code: "x".repeat(70_000) });

@@ -1,6 +1,6 @@
-import { ChainServiceError, type ChainService } from "@slotgate/chain-service";
-import type { ExchangeTokenOwnerRequest, ExchangeTokenOwnerResponse, SlotView } from "@slotgate/protocol";
-import type { ChainHandle } from "../../src/chain/start-chain.js";
+import { ChainServiceError, type ChainService, type ContentSlot } from "@slotgate/chain-service";
+import type { ExchangeTokenOwnerRequest, ExchangeTokenOwnerResponse } from "@slotgate/protocol";
+import type { ChainHandle } from "../../src/chain-api/chain/start-chain.js";
 
 /** How the double settles one `exchangeSlotOwner` call. */
 export type ExchangeOutcome =
@@ -24,7 +24,7 @@ export interface ExchangeCall {
  * the sale's write settles. The double records every `exchangeSlotOwner` call and lets the test settle
  * it (answer, pending 202 then confirmed/failed, refused, broken) at the moment it chooses. It knows
  * which client registered which cuid (`cuidClient`), the state of pending writes (`lookupWrite`), and
- * answers the code exchange (`providerStatus`, `activeSlot`, `provisionWallet`) with simulated addresses.
+ * answers the code exchange (`providerStatus`, `contentSlot`) with simulated addresses.
  * Any other method throws: a test that reaches one uses the real chain service instead.
  */
 export class ExchangeChainDouble {
@@ -60,10 +60,10 @@ export class ExchangeChainDouble {
         if (name === "exchangeSlotOwner") return (request: ExchangeTokenOwnerRequest) => this.exchange(request);
         if (name === "lookupWrite") return async (owner: { user_uuid: number }, writeId: string) => this.lookup(owner, writeId);
         // The code exchange of a blockchain client answers the user's content_address: the active slot of the
-        // client's first cuid (`providerStatus`, `activeSlot`), or the C_SALT wallet without a cuid (`provisionWallet`).
-        if (name === "provisionWallet") return async () => ({ address: `0x${"01".repeat(20)}`, content_address: `0x${"02".repeat(20)}` });
-        if (name === "providerStatus") return async (clientId: string) => ({ cuids: [...this.cuids].filter(([, c]) => c === clientId).map(([cuid]) => ({ cuid })) });
-        if (name === "activeSlot") return async (userUuid: number, cuid: string) => this.slotOf(userUuid, cuid);
+        // client's first cuid (`providerStatus`, `contentSlot`), or the C_SALT wallet without a cuid.
+        if (name === "providerStatus")
+          return async (clientId: string) => ({ cuids: [...this.cuids].filter(([, c]) => c === clientId).map(([cuid]) => ({ cuid })) });
+        if (name === "contentSlot") return async (userUuid: number, cuid?: string) => this.contentSlot(userUuid, cuid);
         if (name === "then") return undefined;
         return () => {
           throw new Error(`ExchangeChainDouble: ${String(name)} is not part of this double`);
@@ -82,7 +82,13 @@ export class ExchangeChainDouble {
           if (call.settled) throw new Error("settled twice");
           call.settled = true;
           if (outcome.kind === "answer") {
-            const answer: ExchangeTokenOwnerResponse = { success: true, tx_hash: `0x${"ab".repeat(32)}`, meta_idx: request.meta_idx, new_owner: `0x${"cd".repeat(20)}`, tr_cnt: 1 };
+            const answer: ExchangeTokenOwnerResponse = {
+              success: true,
+              tx_hash: `0x${"ab".repeat(32)}`,
+              meta_idx: request.meta_idx,
+              new_owner: `0x${"cd".repeat(20)}`,
+              tr_cnt: 1,
+            };
             resolve(answer);
           } else if (outcome.kind === "pending") {
             call.writeId = `w${this.nextWrite++}`;
@@ -97,20 +103,10 @@ export class ExchangeChainDouble {
     });
   }
 
-  /** The one (simulated) slot of a user and cuid the code exchange names. */
-  private slotOf(userUuid: number, cuid: string): SlotView {
-    return {
-      cuid,
-      meta_idx: userUuid,
-      slot: `0x${userUuid.toString(16).padStart(40, "0")}`,
-      owner: `0x${"01".repeat(20)}`,
-      owner_user_id: String(userUuid),
-      tr_cnt: 0,
-      balance: "0",
-      used_balances: "0",
-      state: "active",
-      registered: true,
-    };
+  /** The (simulated) wallet the code exchange names: one slot per user and cuid, or the C_SALT wallet without a cuid. */
+  private contentSlot(userUuid: number, cuid?: string): ContentSlot {
+    if (cuid === undefined) return { content_address: `0x${"02".repeat(20)}`, tr_cnt: 0 };
+    return { content_address: `0x${userUuid.toString(16).padStart(40, "0")}`, tr_cnt: 0, cu_id: cuid, meta_idx: userUuid };
   }
 
   private lookup(owner: { user_uuid: number }, writeId: string) {

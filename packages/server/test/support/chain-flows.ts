@@ -7,7 +7,12 @@ import { authorizeCode, call, exchange, type registerClient } from "./flows.js";
 
 /** A PIN as a client sends it: pin_hash = SHA-256(pin ‖ salt), salt 64 hex. */
 export function pinOf(pin: string, salt = randomBytes(32).toString("hex")) {
-  return { pin_hash: createHash("sha256").update(pin + salt).digest("hex"), pin_salt: salt };
+  return {
+    pin_hash: createHash("sha256")
+      .update(pin + salt)
+      .digest("hex"),
+    pin_salt: salt,
+  };
 }
 
 /** An end user signed up through the authorize form, with an access token for `client`. */

@@ -41,7 +41,15 @@ export async function devSignup(base: string): Promise<{ token: string; email: s
 /** Registers a client application for a fresh developer. */
 export async function registerClient(
   base: string,
-  overrides: Partial<{ redirect_uris: string[]; blockchain: boolean; platform: string; name: string; web_url: string; grant_types: string[] }> = {},
+  overrides: Partial<{
+    redirect_uris: string[];
+    blockchain: boolean;
+    platform: string;
+    name: string;
+    web_url: string;
+    grant_types: string[];
+    token_endpoint_auth_method: string;
+  }> = {},
 ): Promise<ClientRegistrationResponse & { devToken: string }> {
   const dev = await devSignup(base);
   const res = await call(base, "POST", "/v1/dev-user/clients", {
@@ -54,13 +62,26 @@ export async function registerClient(
       platform: overrides.platform ?? "web",
       blockchain: overrides.blockchain ?? false,
       ...(overrides.grant_types ? { grant_types: overrides.grant_types } : {}),
+      ...(overrides.token_endpoint_auth_method ? { token_endpoint_auth_method: overrides.token_endpoint_auth_method } : {}),
     },
   });
   expect(res.status).toBe(201);
   return { ...(res.json as unknown as ClientRegistrationResponse), devToken: dev.token };
 }
 
-/** A browser-like session on the authorize page (keeps the CSRF cookie). */
+/** A Cookie header with the answer's Set-Cookie values applied (by name; an empty value removes the cookie). */
+function withCookies(cookie: string, headers: Headers): string {
+  const jar = new Map(cookie ? cookie.split("; ").map((c) => [c.split("=")[0]!, c] as const) : []);
+  for (const set of headers.getSetCookie()) {
+    const pair = set.split(";")[0]!;
+    const [name, value] = [pair.split("=")[0]!, pair.slice(pair.indexOf("=") + 1)];
+    if (value) jar.set(name, pair);
+    else jar.delete(name);
+  }
+  return [...jar.values()].join("; ");
+}
+
+/** A browser-like session on the authorize page (keeps its cookies: the CSRF cookie, the browser session). */
 export class BrowserSession {
   cookie = "";
   constructor(readonly base: string) {}
@@ -70,8 +91,7 @@ export class BrowserSession {
       headers: { accept: "text/html", ...(this.cookie ? { cookie: this.cookie } : {}) },
       redirect: "manual",
     });
-    const setCookie = res.headers.get("set-cookie");
-    if (setCookie) this.cookie = setCookie.split(";")[0]!;
+    this.cookie = withCookies(this.cookie, res.headers);
     const html = await res.text();
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? "";
     return { status: res.status, html, csrf };
@@ -84,8 +104,7 @@ export class BrowserSession {
       body: new URLSearchParams(fields).toString(),
       redirect: "manual",
     });
-    const setCookie = res.headers.get("set-cookie");
-    if (setCookie && cookie === this.cookie) this.cookie = setCookie.split(";")[0]!;
+    if (cookie === this.cookie) this.cookie = withCookies(this.cookie, res.headers);
     const html = await res.text();
     const challenge = /name="challenge" value="([^"]+)"/.exec(html)?.[1] ?? null;
     const csrf = /name="csrf_token" value="([^"]+)"/.exec(html)?.[1] ?? null;
@@ -133,7 +152,14 @@ export async function authorizeCode(
   const browser = new BrowserSession(base);
   const page = await browser.open(params);
   expect(page.status).toBe(200);
-  const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, email, password, decision: "approve", ...(opts.signup === false ? {} : { intent: "signup" }) });
+  const res = await browser.submitWithMailbox({
+    ...params,
+    csrf_token: page.csrf,
+    email,
+    password,
+    decision: "approve",
+    ...(opts.signup === false ? {} : { intent: "signup" }),
+  });
   expect(res.status).toBe(302);
   const location = new URL(res.location!);
   expect(location.searchParams.get("state")).toBe(state);
@@ -141,10 +167,22 @@ export async function authorizeCode(
 }
 
 /** Exchanges a code at /oauth/token with client_secret_post. */
-export async function exchange(base: string, client: { client_id: string; client_secret: string; redirect_uris: string[] }, code: string, extra: Record<string, string> = {}) {
+export async function exchange(
+  base: string,
+  client: { client_id: string; client_secret: string; redirect_uris: string[] },
+  code: string,
+  extra: Record<string, string> = {},
+) {
   return call(base, "POST", "/oauth/token", {
     headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: client.redirect_uris[0]!, client_id: client.client_id, client_secret: client.client_secret, ...extra }).toString(),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: client.redirect_uris[0]!,
+      client_id: client.client_id,
+      client_secret: client.client_secret,
+      ...extra,
+    }).toString(),
   });
 }
 

@@ -4,9 +4,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { type Logger, type ServerConfig, createKeyStore, generateSigningKey, loadConfig, migrateServer, type RunningServer, startServer } from "../../src/index.js";
-import type { ChainHandle } from "../../src/chain/start-chain.js";
-import type { PrivateJwk } from "../../src/keys/key-store.js";
+import {
+  type Logger,
+  type ServerConfig,
+  createKeyStore,
+  generateSigningKey,
+  loadConfig,
+  migrateServer,
+  type RunningServer,
+  startServer,
+} from "../../src/index.js";
+import type { ChainHandle } from "../../src/chain-api/chain/start-chain.js";
+import type { PrivateJwk } from "../../src/oauth/keys/key-store.js";
 import { readMailbox, waitForMailedCode } from "../../src/testing/index.js";
 import { type SmtpSink, startSmtpSink } from "./smtp.js";
 
@@ -116,13 +125,23 @@ export async function startTestServer(
   const shared = options.shareDatabaseOf?.db;
   const { db, drop }: { db: Database; drop(): Promise<void> } = shared
     ? {
-        db: { kind: shared.kind, query: (text, params) => shared.query(text, params), transaction: (fn) => shared.transaction(fn), close: async () => undefined },
+        db: {
+          kind: shared.kind,
+          query: (text, params) => shared.query(text, params),
+          transaction: (fn) => shared.transaction(fn),
+          close: async () => undefined,
+        },
         drop: async () => undefined,
       }
     : await openTestDatabase();
   await migrateServer(db);
   const keyStore = await createKeyStore(keys ?? [await generateSigningKey()]);
-  const running = await startServer(config, { resources: { db, keys: keyStore, config, warnings: [] }, scrypt: TEST_SCRYPT, ...(options.log ? { log: options.log } : {}), ...(options.chain ? { chain: options.chain } : {}) });
+  const running = await startServer(config, {
+    resources: { db, keys: keyStore, config, warnings: [] },
+    scrypt: TEST_SCRYPT,
+    ...(options.log ? { log: options.log } : {}),
+    ...(options.chain ? { chain: options.chain } : {}),
+  });
   mailboxes.set(running.url, mail);
   return {
     ...running,

@@ -44,7 +44,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       stream.on("data", (c: Buffer) => chunks.push(c));
       stream.on("end", () => {
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-        messages.push(parse(Buffer.concat(chunks).toString("utf8"), from, session.envelope.rcptTo.map((r) => r.address.toLowerCase())));
+        messages.push(
+          parse(
+            Buffer.concat(chunks).toString("utf8"),
+            from,
+            session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          ),
+        );
         for (const w of waiters.splice(0)) w();
         callback();
       });

@@ -29,13 +29,61 @@ function openssl(dir: string, ...args: string[]): void {
 }
 
 function authority(dir: string, name: string): void {
-  openssl(dir, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.pem`, "-days", "2", "-subj", `/CN=${name}`);
+  openssl(
+    dir,
+    "req",
+    "-x509",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    `${name}.key`,
+    "-out",
+    `${name}.pem`,
+    "-days",
+    "2",
+    "-subj",
+    `/CN=${name}`,
+  );
 }
 
 function issue(dir: string, ca: string, name: string, extensions: string): void {
   writeFileSync(join(dir, `${name}.ext`), extensions);
-  openssl(dir, "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", `${name}.key`, "-out", `${name}.csr`, "-subj", `/CN=${name}`);
-  openssl(dir, "x509", "-req", "-in", `${name}.csr`, "-CA", `${ca}.pem`, "-CAkey", `${ca}.key`, "-CAcreateserial", "-out", `${name}.pem`, "-days", "2", "-extfile", `${name}.ext`);
+  openssl(
+    dir,
+    "req",
+    "-newkey",
+    "ec",
+    "-pkeyopt",
+    "ec_paramgen_curve:P-256",
+    "-nodes",
+    "-keyout",
+    `${name}.key`,
+    "-out",
+    `${name}.csr`,
+    "-subj",
+    `/CN=${name}`,
+  );
+  openssl(
+    dir,
+    "x509",
+    "-req",
+    "-in",
+    `${name}.csr`,
+    "-CA",
+    `${ca}.pem`,
+    "-CAkey",
+    `${ca}.key`,
+    "-CAcreateserial",
+    "-out",
+    `${name}.pem`,
+    "-days",
+    "2",
+    "-extfile",
+    `${name}.ext`,
+  );
 }
 
 const SERVER_EXT = "subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n";

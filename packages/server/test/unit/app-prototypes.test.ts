@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { appPrototypes } from "../../src/http/app-prototypes.js";
+import { appPrototypes } from "../../src/platform/http/app-prototypes.js";
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -22,7 +22,9 @@ async function rig(adopt: boolean) {
   });
   const born: Array<{ req: boolean; res: boolean }> = [];
   // Before the app sees them: which prototype did Node create them with?
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => born.push({ req: Object.getPrototypeOf(req) === app.request, res: Object.getPrototypeOf(res) === app.response }));
+  server.on("request", (req: IncomingMessage, res: ServerResponse) =>
+    born.push({ req: Object.getPrototypeOf(req) === app.request, res: Object.getPrototypeOf(res) === app.response }),
+  );
   if (adopt) prototypes.adopt(app);
   server.on("request", app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -68,7 +68,8 @@ describe("chain configuration", () => {
   it("reads the write wait and the sponsorship budgets (wei of any size; 0 turns a budget off)", () => {
     expect(loadConfig({}).chain.service).not.toHaveProperty("writeWaitMs");
     expect(loadConfig({}).chain.service).not.toHaveProperty("sponsorship");
-    const service = loadConfig({ CHAIN_WRITE_WAIT_MS: "2500", SPONSOR_USER_WEI_PER_DAY: "0", SPONSOR_CUID_WEI_PER_DAY: "123456789012345678901234567890" }).chain.service;
+    const service = loadConfig({ CHAIN_WRITE_WAIT_MS: "2500", SPONSOR_USER_WEI_PER_DAY: "0", SPONSOR_CUID_WEI_PER_DAY: "123456789012345678901234567890" }).chain
+      .service;
     expect(service?.writeWaitMs).toBe(2500);
     expect(service?.sponsorship).toEqual({ userWeiPerDay: 0n, cuidWeiPerDay: 123456789012345678901234567890n });
     expect(problem({ CHAIN_WRITE_WAIT_MS: "0" }).variable).toBe("CHAIN_WRITE_WAIT_MS");
@@ -76,8 +77,16 @@ describe("chain configuration", () => {
     expect(problem({ SPONSOR_CUID_WEI_PER_DAY: "-1" }).variable).toBe("SPONSOR_CUID_WEI_PER_DAY");
   });
 
+  it("reads how long settled chain writes are kept: one day by default, never less", () => {
+    expect(loadConfig({}).chain.service?.writeRetentionSeconds).toBe(86_400);
+    expect(loadConfig({ CHAIN_WRITE_RETENTION_SECONDS: "604800" }).chain.service?.writeRetentionSeconds).toBe(604_800);
+    for (const bad of ["3600", "86399", "1.5", "forever"])
+      expect(problem({ CHAIN_WRITE_RETENTION_SECONDS: bad }).variable).toBe("CHAIN_WRITE_RETENTION_SECONDS");
+  });
+
   it("reads the recovery key, the spend-recorder key and the sponsorship rules", () => {
-    const service = loadConfig({ ...PRODUCTION, SPONSOR_MAX_OPERATION_GAS: "2000000", SPONSOR_ERC20_ALLOWLIST: ` ${ADDR} , ${ADDR.replace("12", "34")} ` }).chain.service;
+    const service = loadConfig({ ...PRODUCTION, SPONSOR_MAX_OPERATION_GAS: "2000000", SPONSOR_ERC20_ALLOWLIST: ` ${ADDR} , ${ADDR.replace("12", "34")} ` })
+      .chain.service;
     expect(service).toMatchObject({
       keyEncryptionKey: PRODUCTION.CHAIN_KEK,
       recoveryKey: PRODUCTION.CHAIN_RECOVERY_KEY,

@@ -17,7 +17,11 @@ async function runWith(options: { env?: Record<string, string>; secret?: string 
     if (options.secret === undefined) throw new Error("stdin was read but the test typed nothing");
     return options.secret;
   };
-  const code = await runCli(argv, { SLOTGATE_DATA_DIR: dir, LOG_LEVEL: "silent", ...options.env }, { out: (l) => out.push(l), err: (l) => err.push(l), readSecret });
+  const code = await runCli(
+    argv,
+    { SLOTGATE_DATA_DIR: dir, LOG_LEVEL: "silent", ...options.env },
+    { out: (l) => out.push(l), err: (l) => err.push(l), readSecret },
+  );
   return { code, out: out.join("\n"), err: err.join("\n"), prompts };
 }
 
@@ -29,7 +33,7 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
   it("migrate, dev-user create, client create (id + one-time secret as JSON), client list, keys rotate", async () => {
     const migrate = await run("migrate");
     expect(migrate.code).toBe(0);
-    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10], database: "pglite" });
+    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], database: "pglite" });
     expect(JSON.parse((await run("migrate")).out).applied).toEqual([]);
 
     const dev = await runWith({ secret: "ops-password-1" }, "dev-user", "create", "--email", "ops@example.test");
@@ -39,29 +43,105 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
     expect(dev.out).not.toContain("ops-password-1");
 
     const created = await run(
-      "client", "create", "--name", "Game", "--redirect-uri", "https://g.example/cb", "--redirect-uri", "http://127.0.0.1:7777/callback",
-      "--download-url", "https://g.example/dl", "--web-url", "https://g.example/", "--platform", "game", "--blockchain", "--owner", "ops@example.test",
-      "--grant-type", "refresh_token", "--grant-type", "urn:ietf:params:oauth:grant-type:device_code",
+      "client",
+      "create",
+      "--name",
+      "Game",
+      "--redirect-uri",
+      "https://g.example/cb",
+      "--redirect-uri",
+      "http://127.0.0.1:7777/callback",
+      "--download-url",
+      "https://g.example/dl",
+      "--web-url",
+      "https://g.example/",
+      "--platform",
+      "game",
+      "--blockchain",
+      "--owner",
+      "ops@example.test",
+      "--grant-type",
+      "refresh_token",
+      "--grant-type",
+      "urn:ietf:params:oauth:grant-type:device_code",
     );
     expect(created.code).toBe(0);
     const client = JSON.parse(created.out) as Record<string, unknown>;
-    expect(client).toMatchObject({ success: true, platform: "game", blockchain: true, redirect_uris: ["https://g.example/cb", "http://127.0.0.1:7777/callback"] });
+    expect(client).toMatchObject({
+      success: true,
+      platform: "game",
+      blockchain: true,
+      redirect_uris: ["https://g.example/cb", "http://127.0.0.1:7777/callback"],
+    });
     expect(client["grant_types"]).toEqual(["authorization_code", "refresh_token", "urn:ietf:params:oauth:grant-type:device_code"]);
     expect(client["client_id"]).toMatch(/^sg_/);
     expect(client["client_secret"]).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(client["token_endpoint_auth_method"]).toBe("client_secret_basic");
+
+    const game = await run(
+      "client",
+      "create",
+      "--name",
+      "Public game",
+      "--redirect-uri",
+      "http://127.0.0.1/callback",
+      "--download-url",
+      "https://g.example/dl",
+      "--web-url",
+      "https://g.example/",
+      "--platform",
+      "game",
+      "--owner",
+      "ops@example.test",
+      "--public",
+    );
+    expect(game.code, game.err).toBe(0);
+    const publicClient = JSON.parse(game.out) as Record<string, unknown>;
+    expect(publicClient).toMatchObject({ success: true, token_endpoint_auth_method: "none", redirect_uris: ["http://127.0.0.1/callback"] });
+    expect(publicClient).not.toHaveProperty("client_secret");
+    const webPublic = await run(
+      "client",
+      "create",
+      "--name",
+      "Public web",
+      "--redirect-uri",
+      "https://g.example/cb",
+      "--download-url",
+      "https://g.example/dl",
+      "--web-url",
+      "https://g.example/",
+      "--platform",
+      "web",
+      "--public",
+    );
+    expect(webPublic.code).toBe(2);
+    expect(webPublic.err).toContain("redirect_uris.0 a public client (token_endpoint_auth_method none) may only register loopback IP redirect URIs");
 
     const list = await run("client", "list");
     const clients = (JSON.parse(list.out) as { clients: Array<Record<string, unknown>> }).clients;
-    expect(clients.map((c) => c["client_id"])).toEqual([client["client_id"]]);
+    expect(clients.map((c) => c["client_id"])).toEqual([client["client_id"], publicClient["client_id"]]);
     expect(list.out).not.toContain(String(client["client_secret"]));
 
     const rotated = await run("keys", "rotate");
     expect(JSON.parse(rotated.out)).toMatchObject({ success: true, active_kid: expect.any(String) });
     expect(statSync(join(dir, "signing-keys.json")).mode & 0o077).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   it("rejects bad input with exit code 2 and a message naming the problem", async () => {
-    const bad = await run("client", "create", "--name", "X", "--redirect-uri", "not a url", "--download-url", "https://a.example", "--web-url", "https://a.example", "--platform", "web");
+    const bad = await run(
+      "client",
+      "create",
+      "--name",
+      "X",
+      "--redirect-uri",
+      "not a url",
+      "--download-url",
+      "https://a.example",
+      "--web-url",
+      "https://a.example",
+      "--platform",
+      "web",
+    );
     expect(bad.code).toBe(2);
     expect(bad.err).toContain("redirect_uris.0");
     const unknownFlag = await run("client", "list", "--bogus");
@@ -106,7 +186,24 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
 
   it("manages a client: update, rotate-secret, disable, enable, audit, deliveries, delete — JSON out, bad input exit 2, others' clients refused", async () => {
     const created = JSON.parse(
-      (await run("client", "create", "--name", "Managed", "--redirect-uri", "https://m.example/cb", "--download-url", "https://m.example/dl", "--web-url", "https://m.example/", "--platform", "web", "--owner", "ops@example.test")).out,
+      (
+        await run(
+          "client",
+          "create",
+          "--name",
+          "Managed",
+          "--redirect-uri",
+          "https://m.example/cb",
+          "--download-url",
+          "https://m.example/dl",
+          "--web-url",
+          "https://m.example/",
+          "--platform",
+          "web",
+          "--owner",
+          "ops@example.test",
+        )
+      ).out,
     ) as { client_id: string; client_secret: string };
     const id = created.client_id;
     const updated = await run("client", "update", "--client-id", id, "--redirect-uri", "https://m.example/cb2", "--name", "Managed 2");

@@ -6,7 +6,18 @@ describe("loadConfig", () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ port: 8080, host: "127.0.0.1", databaseUrl: null, publicUrl: null, seedDemo: true, logLevel: "info" });
     expect(c.dataDir).toMatch(/\.slotgate-data$/);
-    expect(c.rateLimit).toEqual({ enabled: true, signInPerMinute: 60, tokenPerMinute: 6000, statusPerMinute: 6000, pinPerMinute: 60, pinPerAccountPerMinute: 10, slotsPerAccountPerMinute: 10, pinConcurrentPerAccount: 2, pinRefusalDelayMs: 1000, redisPrefix: "slotgate:rl:" });
+    expect(c.rateLimit).toEqual({
+      enabled: true,
+      signInPerMinute: 60,
+      tokenPerMinute: 6000,
+      statusPerMinute: 6000,
+      pinPerMinute: 60,
+      pinPerAccountPerMinute: 10,
+      slotsPerAccountPerMinute: 10,
+      pinConcurrentPerAccount: 2,
+      pinRefusalDelayMs: 1000,
+      redisPrefix: "slotgate:rl:",
+    });
     expect(c.signInBackoff).toEqual({ freeFailures: 5, lockAfterFailures: 10, lockSeconds: 900 });
     expect(c).toMatchObject({ metricsToken: null, redisUrl: null });
   });
@@ -17,7 +28,14 @@ describe("loadConfig", () => {
   });
 
   it("reads the PIN budgets and the sign-in backoff, and refuses a lock that comes before the free failures run out", () => {
-    const c = loadConfig({ RATE_LIMIT_PIN_PER_MINUTE: "30", RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE: "4", PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT: "1", SIGN_IN_FREE_FAILURES: "3", SIGN_IN_LOCK_AFTER_FAILURES: "6", SIGN_IN_LOCK_SECONDS: "60" });
+    const c = loadConfig({
+      RATE_LIMIT_PIN_PER_MINUTE: "30",
+      RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE: "4",
+      PIN_CONCURRENT_DERIVATIONS_PER_ACCOUNT: "1",
+      SIGN_IN_FREE_FAILURES: "3",
+      SIGN_IN_LOCK_AFTER_FAILURES: "6",
+      SIGN_IN_LOCK_SECONDS: "60",
+    });
     expect(c.rateLimit).toMatchObject({ pinPerMinute: 30, pinPerAccountPerMinute: 4, pinConcurrentPerAccount: 1 });
     expect(c.signInBackoff).toEqual({ freeFailures: 3, lockAfterFailures: 6, lockSeconds: 60 });
     expect(() => loadConfig({ SIGN_IN_FREE_FAILURES: "5", SIGN_IN_LOCK_AFTER_FAILURES: "5" })).toThrow(/SIGN_IN_LOCK_AFTER_FAILURES/);
@@ -31,11 +49,15 @@ describe("loadConfig", () => {
       MAIL_FROM: "Game <no-reply@game.example>",
       PUBLIC_URL: "https://auth.game.example",
       PASSKEY_RP_ID: "game.example",
-      IDENTITY_PROVIDERS: '[{"id":"google","name":"Google","issuer":"https://accounts.google.com","client_id":"c","client_secret":"s"},{"id":"local","name":"Local","issuer":"http://127.0.0.1:9000","client_id":"c2","client_secret":"s2","scopes":"openid email"}]',
+      IDENTITY_PROVIDERS:
+        '[{"id":"google","name":"Google","issuer":"https://accounts.google.com","client_id":"c","client_secret":"s"},{"id":"local","name":"Local","issuer":"http://127.0.0.1:9000","client_id":"c2","client_secret":"s2","scopes":"openid email"}]',
     });
     expect(c.mail).toEqual({ smtpUrl: "smtps://user:pw@mail.example:465", from: "Game <no-reply@game.example>" });
     expect(c.passkeyRpId).toBe("game.example");
-    expect(c.identityProviders.map((p) => [p.id, p.scopes])).toEqual([["google", "openid email profile"], ["local", "openid email"]]);
+    expect(c.identityProviders.map((p) => [p.id, p.scopes])).toEqual([
+      ["google", "openid email profile"],
+      ["local", "openid email"],
+    ]);
   });
 
   it("honours PORT, HOST, PUBLIC_URL and DATABASE_URL (no demo seed on PostgreSQL)", () => {
@@ -70,7 +92,13 @@ describe("loadConfig", () => {
     ["IDENTITY_PROVIDERS", { IDENTITY_PROVIDERS: '[{"id":"Bad Id","name":"n","issuer":"https://i.example","client_id":"c","client_secret":"s"}]' }],
     ["IDENTITY_PROVIDERS", { IDENTITY_PROVIDERS: '[{"id":"a","name":"n","issuer":"http://idp.example","client_id":"c","client_secret":"s"}]' }],
     ["IDENTITY_PROVIDERS", { IDENTITY_PROVIDERS: '[{"id":"a","name":"n","issuer":"https://i.example","client_id":"c","client_secret":"s","scopes":"email"}]' }],
-    ["IDENTITY_PROVIDERS", { IDENTITY_PROVIDERS: '[{"id":"a","name":"n","issuer":"https://i.example","client_id":"c","client_secret":"s"},{"id":"a","name":"m","issuer":"https://j.example","client_id":"c","client_secret":"s"}]' }],
+    [
+      "IDENTITY_PROVIDERS",
+      {
+        IDENTITY_PROVIDERS:
+          '[{"id":"a","name":"n","issuer":"https://i.example","client_id":"c","client_secret":"s"},{"id":"a","name":"m","issuer":"https://j.example","client_id":"c","client_secret":"s"}]',
+      },
+    ],
   ])("names %s when its value is invalid", (variable, env) => {
     let error: unknown;
     try {
@@ -89,7 +117,9 @@ describe("loadConfig", () => {
     } catch (e) {
       expect((e as Error).message).not.toContain("tiny-secret");
     }
-    expect(() => loadConfig({ IDENTITY_PROVIDERS: '[{"id":"a","name":"n","issuer":"ftp://x","client_id":"c","client_secret":"very-secret-value"}]' })).toThrow(ConfigError);
+    expect(() => loadConfig({ IDENTITY_PROVIDERS: '[{"id":"a","name":"n","issuer":"ftp://x","client_id":"c","client_secret":"very-secret-value"}]' })).toThrow(
+      ConfigError,
+    );
     try {
       loadConfig({ IDENTITY_PROVIDERS: '[{"id":"a","name":"n","issuer":"ftp://x","client_id":"c","client_secret":"very-secret-value"}]' });
     } catch (e) {

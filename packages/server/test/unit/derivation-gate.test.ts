@@ -1,8 +1,8 @@
 import { EventEmitter } from "node:events";
 import type { Request, Response } from "express";
 import { describe, expect, it } from "vitest";
-import { SlotgateServerError } from "../../src/http/errors.js";
-import { derivationGate } from "../../src/pin/derivation-gate.js";
+import { SlotgateServerError } from "../../src/platform/http/errors.js";
+import { derivationGate } from "../../src/chain-api/pin/derivation-gate.js";
 
 /** A response the test closes itself: the gate holds the slot until "close". */
 function fakeResponse(account: string): Response & EventEmitter {

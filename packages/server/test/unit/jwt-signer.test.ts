@@ -1,7 +1,7 @@
 import { generateKeyPairSync, sign, verify } from "node:crypto";
 import { exportJWK, importJWK, jwtVerify } from "jose";
 import { describe, expect, it } from "vitest";
-import { createEs256Signer, derToP1363 } from "../../src/keys/jwt-signer.js";
+import { createEs256Signer, derToP1363 } from "../../src/oauth/keys/tokens.js";
 
 const { privateKey, publicKey } = generateKeyPairSync("ec", { namedCurve: "P-256" });
 

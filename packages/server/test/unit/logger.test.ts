@@ -1,6 +1,6 @@
 import { runWithRequestId } from "@slotgate/chain-service";
 import { describe, expect, it } from "vitest";
-import { REDACTED_KEYS, createLogger } from "../../src/config/logger.js";
+import { REDACTED_KEYS, createLogger } from "../../src/platform/config/logger.js";
 
 const collect = (level: Parameters<typeof createLogger>[0]) => {
   const lines: string[] = [];
@@ -33,7 +33,10 @@ describe("createLogger (pino)", () => {
       fields[key] = `top-secret-${i}`;
     });
     log.debug("all keys", fields);
-    log.debug("nested", { body: Object.fromEntries(REDACTED_KEYS.map((k, i) => [k, `nested-secret-${i}`])), req: { headers: { authorization: "Bearer deep-secret", cookie: "sid=deep-secret-2" } } });
+    log.debug("nested", {
+      body: Object.fromEntries(REDACTED_KEYS.map((k, i) => [k, `nested-secret-${i}`])),
+      req: { headers: { authorization: "Bearer deep-secret", cookie: "sid=deep-secret-2" } },
+    });
     const all = lines.join("\n");
     expect(all).toContain('"ok":"visible"');
     expect(all).not.toMatch(/top-secret|nested-secret|deep-secret/);

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deliveredCallbackUrl, metaCallbackHandler, sealedCallback } from "../../src/oauth-meta/callback-delivery.js";
-import { OutboxSeal, SealOpenError } from "../../src/outbox/seal.js";
-import type { OutboxRow } from "../../src/storage/outbox.js";
+import { deliveredCallbackUrl, metaCallbackHandler, sealedCallback } from "../../src/oauth/backend-flow/callback-delivery.js";
+import { OutboxSeal, SealOpenError } from "../../src/status/outbox/seal.js";
+import type { OutboxRow } from "../../src/status/outbox/outbox-store.js";
 
 const PEPPER = "unit-pepper-0123456789abcdefghijklmnopqrstuv";
 const TARGET = "https://backend.example/api/slotgate/callback?tenant=7&state=s1&success=1";
@@ -35,6 +35,13 @@ describe("OutboxSeal (AES-256-GCM under a key derived from the pepper)", () => {
     );
   });
 
+  it("opens a value sealed before the outbox used @slotgate/storage's sealing (same format, same key)", () => {
+    const before = "v1.elflUkfqdR8pDiN00OVnyeVZWx1s6z1Uyj9uSclc3maRDuGTWLSU7prWZ8AWWz0gvBBXqQTReyBrMRXpd3_pDGUj";
+    expect(new OutboxSeal(PEPPER).open(before, "https://backend.example/api/slotgate/callback?tenant=7&state=s1&success=1")).toEqual({
+      code: "code-sealed-before-issue-28",
+    });
+  });
+
   it("seals two equal codes differently (a fresh IV each time)", () => {
     const seal = new OutboxSeal(PEPPER);
     expect(seal.seal({ code: "c" }, TARGET)).not.toBe(seal.seal({ code: "c" }, TARGET));
@@ -53,7 +60,16 @@ describe("sealed backend callbacks", () => {
 
   it("gives up at once (not retryable) on a sealed code this server's key cannot open", async () => {
     const message = sealedCallback(new OutboxSeal("another-pepper-0123456789abcdefghijklmnop"), "http://127.0.0.1:9/cb", "code-0123456789abcdef", "s");
-    const row: OutboxRow = { id: "1", topic: "oauth_meta.callback", target_url: message.targetUrl, sealed_query: message.sealedQuery, payload: {}, attempts: 1, max_attempts: 6, request_id: null };
+    const row: OutboxRow = {
+      id: "1",
+      topic: "oauth_meta.callback",
+      target_url: message.targetUrl,
+      sealed_query: message.sealedQuery,
+      payload: {},
+      attempts: 1,
+      max_attempts: 6,
+      request_id: null,
+    };
     const result = await metaCallbackHandler({ seal: new OutboxSeal(PEPPER) }).deliver(row);
     expect(result).toEqual({ ok: false, error: "sealed code cannot be opened with this server's key", retryable: false });
   });

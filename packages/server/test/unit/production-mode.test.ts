@@ -5,8 +5,8 @@ import { join } from "node:path";
 import { developmentKey } from "@slotgate/chain-service";
 import { Wallet } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../src/config/config.js";
-import { ProductionRefusal, environmentOf, productionProblems, refuseDevelopmentDefaults } from "../../src/config/production.js";
+import { ConfigError, loadConfig } from "../../src/platform/config/config.js";
+import { ProductionRefusal, environmentOf, productionProblems, refuseDevelopmentDefaults } from "../../src/platform/config/production.js";
 import { generateSigningKey, runCli, startServer } from "../../src/index.js";
 
 /** Production mode (docs/decisions/production-mode.md): every development default is refused by name. */
@@ -43,7 +43,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(pemDir, { recursive: true, force: true }));
 
 const without = (env: Record<string, string>, ...names: string[]) => Object.fromEntries(Object.entries(env).filter(([name]) => !names.includes(name)));
-const variables = (env: Record<string, string>, role: "server" | "chain-service" = "server") => productionProblems(loadConfig(env), role).map((p) => p.variable);
+const variables = (env: Record<string, string>, role: "server" | "chain-service" = "server") =>
+  productionProblems(loadConfig(env), role).map((p) => p.variable);
 
 describe("the environment", () => {
   it("is SLOTGATE_ENV, else production when NODE_ENV=production, else development", () => {
@@ -76,7 +77,11 @@ describe("production refusals", () => {
     ["a well-known bundler key", (e: Record<string, string>) => ({ ...e, BUNDLER_KEY: developmentKey(2) }), "BUNDLER_KEY"],
     ["a well-known paymaster signer", (e: Record<string, string>) => ({ ...e, PAYMASTER_SIGNER_KEY: developmentKey(1) }), "PAYMASTER_SIGNER_KEY"],
     ["a well-known spend recorder", (e: Record<string, string>) => ({ ...e, SPEND_RECORDER_KEY: developmentKey(3) }), "SPEND_RECORDER_KEY"],
-    ["a plain-text chain-service link", (e: Record<string, string>) => ({ ...without(e, "RPC_URL"), CHAIN_SERVICE_URL: "chain.internal:50051", CHAIN_SERVICE_TOKEN: "t".repeat(40) }), "CHAIN_SERVICE_TLS_CA"],
+    [
+      "a plain-text chain-service link",
+      (e: Record<string, string>) => ({ ...without(e, "RPC_URL"), CHAIN_SERVICE_URL: "chain.internal:50051", CHAIN_SERVICE_TOKEN: "t".repeat(40) }),
+      "CHAIN_SERVICE_TLS_CA",
+    ],
     [
       "an unauthenticated chain-service link",
       (e: Record<string, string>) => ({ ...without(e, "RPC_URL"), CHAIN_SERVICE_URL: "chain.internal:50051", CHAIN_SERVICE_TLS_CA: join(pemDir, "ca.pem") }),
@@ -87,13 +92,19 @@ describe("production refusals", () => {
   });
 
   it("the development chain's generated keys: CHAIN_KEK and CHAIN_RECOVERY_KEY are named with it", () => {
-    expect(variables({ ...without(server, "RPC_URL", "CHAIN_KEK", "CHAIN_RECOVERY_KEY"), CHAIN: "anvil" })).toEqual(["CHAIN", "CHAIN_KEK", "CHAIN_RECOVERY_KEY"]);
+    expect(variables({ ...without(server, "RPC_URL", "CHAIN_KEK", "CHAIN_RECOVERY_KEY"), CHAIN: "anvil" })).toEqual([
+      "CHAIN",
+      "CHAIN_KEK",
+      "CHAIN_RECOVERY_KEY",
+    ]);
   });
 
   it("a remote chain-service link with TLS and a token, or a client certificate, is accepted", () => {
     const remote = { ...without(server, "RPC_URL"), CHAIN_SERVICE_URL: "chain.internal:50051", CHAIN_SERVICE_TLS_CA: join(pemDir, "ca.pem") };
     expect(variables({ ...remote, CHAIN_SERVICE_TOKEN: "t".repeat(40) })).toEqual([]);
-    expect(variables({ ...remote, CHAIN_SERVICE_TLS_CLIENT_CERT: join(pemDir, "cert.pem"), CHAIN_SERVICE_TLS_CLIENT_KEY: join(pemDir, "key.pem") })).toEqual([]);
+    expect(variables({ ...remote, CHAIN_SERVICE_TLS_CLIENT_CERT: join(pemDir, "cert.pem"), CHAIN_SERVICE_TLS_CLIENT_KEY: join(pemDir, "key.pem") })).toEqual(
+      [],
+    );
   });
 
   it("the chain-service process: TLS and a caller credential (token or client CA), not the server's variables", () => {
@@ -114,7 +125,16 @@ describe("production refusals", () => {
       }
     })();
     expect(error).toBeInstanceOf(ProductionRefusal);
-    expect((error as ProductionRefusal).problems.map((p) => p.variable)).toEqual(["DATABASE_URL", "SIGNING_KEYS", "CLIENT_SECRET_PEPPER", "SMTP_URL", "PUBLIC_URL", "CHAIN", "CHAIN_KEK", "CHAIN_RECOVERY_KEY"]);
+    expect((error as ProductionRefusal).problems.map((p) => p.variable)).toEqual([
+      "DATABASE_URL",
+      "SIGNING_KEYS",
+      "CLIENT_SECRET_PEPPER",
+      "SMTP_URL",
+      "PUBLIC_URL",
+      "CHAIN",
+      "CHAIN_KEK",
+      "CHAIN_RECOVERY_KEY",
+    ]);
     for (const variable of ["DATABASE_URL", "SIGNING_KEYS", "CHAIN_KEK"]) expect((error as Error).message).toContain(`  - ${variable} `);
   });
 });

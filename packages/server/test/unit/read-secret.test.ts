@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readSecret, type SecretInput } from "../../src/cli/read-secret.js";
+import { readSecret, type SecretInput } from "../../src/developer/cli/read-secret.js";
 
 /** A stand-in terminal: records raw-mode switches; what is written to it is what the screen shows. */
 function terminal(): { input: SecretInput & PassThrough; screen: () => string; rawModes: boolean[]; output: PassThrough } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { TurnBatcher } from "../../src/storage/turn-batcher.js";
+import { TurnBatcher } from "../../src/platform/turn-batcher.js";
 
 interface Item {
   key: string;
@@ -35,6 +35,33 @@ describe("TurnBatcher", () => {
     const b = batcher();
     await Promise.all([b.submit({ key: "a", value: 1 }), b.submit({ key: "a", value: 2 }), b.submit({ key: "b", value: 3 })]);
     expect(batches.map((batch) => batch.map((i) => i.value))).toEqual([[1, 3], [2]]);
+  });
+
+  it("starts a key's next batch only after the write holding that key finished (two statements never race on one key)", async () => {
+    const events: string[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const b = new TurnBatcher<Item, number>({
+      key: (item) => item.key,
+      async write(batch) {
+        const name = batch.map((i) => `${i.key}${i.value}`).join("+");
+        events.push(`start ${name}`);
+        if (batch.some((i) => i.value === 1)) await held;
+        events.push(`end ${name}`);
+        return new Map(batch.map((i) => [i.key, i.value]));
+      },
+    });
+    const first = b.submit({ key: "a", value: 1 });
+    const second = b.submit({ key: "a", value: 2 });
+    const other = b.submit({ key: "b", value: 3 });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // a2 waits while a1's write is held, though many turns passed; b3 went with a1.
+    expect(events).toEqual(["start a1+b3"]);
+    release();
+    expect(await Promise.all([first, second, other])).toEqual([1, 2, 3]);
+    expect(events).toEqual(["start a1+b3", "end a1+b3", "start a2", "end a2"]);
   });
 
   it("splits at maxBatch", async () => {

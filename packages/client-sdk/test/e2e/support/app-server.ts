@@ -39,9 +39,37 @@ const slotgate = new Slotgate(${cfg});${DRIVER}</script>`,
     "/app-script-tag.html": `<!doctype html><title>app</title><button id="login">Log in</button>
 <script src="/sdk/slotgate.iife.js"></script>
 <script>var slotgate = new Slotgate.Slotgate(${cfg});${DRIVER}</script>`,
-    // The redirect URI: relays a login result when COOP severed window.opener.
+    // The redirect URI of both modes: relays a popup result when COOP severed window.opener (fragment), or
+    // completes a full-page redirect login (query) and goes back to the page that started it.
     "/callback.html": `<!doctype html><title>callback</title>
-<script type="module">import { handleLoginCallback } from "/sdk/index.js"; window.__relayed = handleLoginCallback();</script>`,
+<script type="module">import { Slotgate, handleLoginCallback } from "/sdk/index.js";
+window.__relayed = handleLoginCallback();
+if (!window.__relayed) {
+  const back = () => location.replace(sessionStorage.getItem("return_to") || "/");
+  new Slotgate(${cfg}).handleRedirectCallback().then(back, (e) => {
+    sessionStorage.setItem("redirect_error", JSON.stringify({ name: e.name, code: e.code, message: e.message }));
+    back();
+  });
+}</script>`,
+    // A page that blocks popups (as many in-app webviews do): login() rejects popup_blocked, and the app falls
+    // back to the full-page redirect.
+    "/blocked-app.html": `<!doctype html><title>no popups</title><button id="login">Log in</button>
+<script type="module">import { Slotgate } from "/sdk/index.js";
+window.open = () => null;
+const slotgate = new Slotgate({ ...${cfg}, autoRenew: new URLSearchParams(location.search).has("autorenew") });
+window.__events = [];
+for (const type of ["login", "logout", "expired"]) slotgate.on(type, () => window.__events.push(type));
+window.__redirectError = JSON.parse(sessionStorage.getItem("redirect_error") || "null");
+sessionStorage.removeItem("redirect_error");
+document.getElementById("login").addEventListener("click", () => {
+  slotgate.login().catch((e) => {
+    window.__popupError = e.code;
+    sessionStorage.setItem("return_to", location.pathname);
+    return slotgate.loginWithRedirect();
+  });
+});
+window.slotgateOf = () => slotgate;
+window.__ready = true;</script>`,
     // A v1 (GameAuth) app: its own popup and a listener for the legacy sender.
     "/v1-app.html": `<!doctype html><title>v1 app</title><button id="login">Log in (v1)</button>
 <script>

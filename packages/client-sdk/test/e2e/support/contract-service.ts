@@ -68,9 +68,7 @@ export async function startContractService(): Promise<E2eTarget> {
     }
     if (url.pathname === "/oauth/authorize" && req.method === "GET") {
       if (!authorizeCheck(url.searchParams, res)) return;
-      const hidden = [...url.searchParams]
-        .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
-        .join("");
+      const hidden = [...url.searchParams].map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`).join("");
       return html(
         res,
         200,
@@ -107,9 +105,7 @@ export async function startContractService(): Promise<E2eTarget> {
       return json(res, 200, { success: true, revoked: true });
     }
     if (url.pathname === "/v1/oauth/validate" && req.method === "GET") {
-      return jtiOf(req)
-        ? json(res, 200, { success: true, valid: true })
-        : json(res, 401, { success: false, error: "invalid_token", message: "invalid" });
+      return jtiOf(req) ? json(res, 200, { success: true, valid: true }) : json(res, 401, { success: false, error: "invalid_token", message: "invalid" });
     }
     json(res, 404, { success: false, error: "not_found", message: "No such endpoint." });
   });

@@ -1,11 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { type ReferenceServer, signUpPlayer, startReferenceServer as startServer } from "@slotgate/server/testing";
+import { type ReferenceServer, registerWebClient, signUpPlayer, startReferenceServer as startServer } from "@slotgate/server/testing";
 import type { E2eTarget } from "./target.js";
 
 async function waitForHealth(base: string): Promise<void> {
   const deadline = Date.now() + 100_000;
   while (Date.now() < deadline) {
-    if (await fetch(`${base}/healthz`).then((r) => r.ok, () => false)) return;
+    if (
+      await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   throw new Error(`reference server not healthy at ${base}/healthz within 100 s`);
@@ -26,40 +32,17 @@ export async function startReferenceServer(): Promise<E2eTarget> {
   const service = external ?? server?.url ?? "";
   if (external) await waitForHealth(external);
 
-  const call = async (path: string, init: RequestInit): Promise<Response> => {
-    const res = await fetch(service + path, init);
-    if (!res.ok && res.status !== 302) throw new Error(`${init.method ?? "GET"} ${path} -> ${res.status}: ${await res.text()}`);
-    return res;
-  };
-  const devEmail = `dev-${randomBytes(6).toString("hex")}@example.test`;
-  const devPassword = randomBytes(12).toString("base64url");
-  const signup = await call("/v1/dev-user/signup", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ email: devEmail, password: devPassword }),
-  });
-  const devToken = ((await signup.json()) as { token: string }).token;
+  let devToken: string | undefined;
   let seedClient: { clientId: string; redirectUri: string } | undefined;
 
   return {
     name: "reference server",
     baseUrl: service,
     async registerClient(redirectUris) {
-      const res = await call("/v1/dev-user/clients", {
-        method: "POST",
-        headers: { "content-type": "application/json", authorization: `Bearer ${devToken}` },
-        body: JSON.stringify({
-          name: "client-sdk e2e",
-          redirect_uris: redirectUris,
-          download_url: "https://game.example/download",
-          web_url: new URL(redirectUris[0] ?? "https://game.example").origin,
-          platform: "web",
-          blockchain: false,
-        }),
-      });
-      const clientId = ((await res.json()) as { client_id: string }).client_id;
-      seedClient ??= { clientId, redirectUri: redirectUris[0] ?? "" };
-      return clientId;
+      const client = await registerWebClient(service, { name: "client-sdk e2e", redirectUris, ...(devToken ? { devToken } : {}) });
+      devToken = client.devToken;
+      seedClient ??= { clientId: client.clientId, redirectUri: redirectUris[0] ?? "" };
+      return client.clientId;
     },
     async createEndUser() {
       if (!seedClient) throw new Error("register a client before creating end users");
@@ -67,7 +50,13 @@ export async function startReferenceServer(): Promise<E2eTarget> {
       const password = randomBytes(12).toString("base64url");
       const dataDir = server?.dataDir ?? process.env["SLOTGATE_E2E_DATA_DIR"];
       if (!dataDir) throw new Error("set SLOTGATE_E2E_DATA_DIR to the external server's data directory (its development mailbox has the sign-up codes)");
-      const res = await signUpPlayer(service, dataDir, { client_id: seedClient.clientId, redirect_uri: seedClient.redirectUri, state: randomBytes(8).toString("hex"), email, password });
+      const res = await signUpPlayer(service, dataDir, {
+        client_id: seedClient.clientId,
+        redirect_uri: seedClient.redirectUri,
+        state: randomBytes(8).toString("hex"),
+        email,
+        password,
+      });
       if (res.status !== 302) throw new Error(`sign-up answered ${res.status}`);
       return { email, password };
     },

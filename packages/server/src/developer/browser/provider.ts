@@ -1,0 +1,132 @@
+import type {
+  ClientApplication,
+  InitPermissionProviderRequest,
+  InitPermissionProviderResponse,
+  PendingWriteResponse,
+  ProviderKeyRotation,
+  ProviderStatus,
+} from "@slotgate/protocol";
+import { byId, cell, fail, fillRows, say, setHidden, fieldValue } from "./dom.js";
+import type { Session } from "./session.js";
+
+/** Answer of a cuid registration: landed, or accepted with a chain write still on its way (202). */
+type CuidAnswer = InitPermissionProviderResponse | PendingWriteResponse;
+
+/**
+ * The provider side (content tokens) of a blockchain application: its cuids, spend replay protection and
+ * AES key. A new key is shown once, with a JSON file made in the browser to download.
+ *
+ * @example
+ * ```ts
+ * const provider = new ProviderSection(session, (client) => `/v1/dev-user/clients/${client.client_id}`, () => audit());
+ * provider.show(client);
+ * ```
+ */
+export class ProviderSection {
+  readonly #session: Session;
+  readonly #base: (client: ClientApplication) => string;
+  readonly #changed: () => void;
+  #client: ClientApplication | null = null;
+  #status: ProviderStatus | null = null;
+
+  /** `base` is the client's API path; `changed` runs after a change (the audit list shows it). */
+  constructor(session: Session, base: (client: ClientApplication) => string, changed: () => void) {
+    this.#session = session;
+    this.#base = base;
+    this.#changed = changed;
+    byId("cuid-form").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const client = this.#client;
+      if (!client) return;
+      const body: Omit<InitPermissionProviderRequest, "client_id"> = {
+        cuid: fieldValue("p-cuid"),
+        release_per: Number(fieldValue("p-release_per")),
+        owner_addr: fieldValue("p-owner_addr"),
+      };
+      this.#session
+        .call<CuidAnswer>("POST", `${this.#base(client)}/provider/cuids`, body)
+        .then((answer) => {
+          say("write_id" in answer ? `The cuid registration is on its way (write ${answer.write_id}); refresh in a moment.` : "cuid registered.");
+          if (!("write_id" in answer)) this.#showKey(client, answer);
+          this.#afterChange();
+        })
+        .catch(fail);
+    });
+    byId("p-replay").addEventListener("click", () => {
+      const client = this.#client;
+      const status = this.#status;
+      if (!client || !status) return;
+      this.#session
+        .call<ProviderStatus>("POST", `${this.#base(client)}/provider/replay_protection`, { enabled: !status.replay_protection })
+        .then((answer) => {
+          say(`Spend replay protection ${answer.replay_protection ? "on." : "off."}`);
+          this.#afterChange();
+        })
+        .catch(fail);
+    });
+    byId("p-rotate").addEventListener("click", () => {
+      const client = this.#client;
+      if (!client) return;
+      this.#session
+        .call<ProviderKeyRotation>("POST", `${this.#base(client)}/provider/key`)
+        .then((answer) => {
+          say("AES key rotated.");
+          this.#showKey(client, answer);
+          this.#afterChange();
+        })
+        .catch(fail);
+    });
+  }
+
+  /** Shows the section for `client` (hidden for one without blockchain); `changed` hides a key shown for another one. */
+  show(client: ClientApplication | null, changed: boolean): void {
+    this.#client = client;
+    if (changed) setHidden("p-key", true);
+    this.#load();
+  }
+
+  #afterChange(): void {
+    this.#load();
+    this.#changed();
+  }
+
+  #load(): void {
+    const client = this.#client;
+    if (!client?.blockchain) {
+      setHidden("provider", true);
+      return;
+    }
+    setHidden("provider", false);
+    this.#session
+      .call<ProviderStatus>("GET", `${this.#base(client)}/provider`)
+      .then((status) => {
+        this.#status = status;
+        const key = status.registered
+          ? `AES key issued${status.key_rotated_at ? `, last rotated ${status.key_rotated_at}` : ""}${status.previous_key_valid_until ? `; the previous key still decrypts until ${status.previous_key_valid_until}` : ""}.`
+          : "No cuid registered yet: the first registration issues the AES key and IV.";
+        byId("p-state").textContent = `${key} Spend replay protection: ${status.replay_protection ? "on" : "off"}.`;
+        const replay = byId("p-replay", HTMLButtonElement);
+        replay.textContent = `Turn spend replay protection ${status.replay_protection ? "off" : "on"}`;
+        replay.disabled = !status.registered;
+        byId("p-rotate", HTMLButtonElement).disabled = !status.registered;
+        fillRows("cuids", status.cuids, (row, c) => {
+          row.dataset["cuid"] = c.cuid;
+          cell(row, c.cuid);
+          cell(row, c.release_per === null ? "" : String(c.release_per));
+          cell(row, c.release_enabled ? "yes" : "no");
+          cell(row, c.owner_addr ?? "");
+        });
+      })
+      .catch(fail);
+  }
+
+  /** Shows a key answered once (the first registration's, or a rotation's) and offers it as a file. */
+  #showKey(client: ClientApplication, answer: { aes_key?: string | undefined; aes_iv?: string | undefined }): void {
+    if (!answer.aes_key || !answer.aes_iv) return;
+    byId("p-aes-key").textContent = answer.aes_key;
+    byId("p-aes-iv").textContent = answer.aes_iv;
+    const file = JSON.stringify({ client_id: client.client_id, aes_key: answer.aes_key, aes_iv: answer.aes_iv }, null, 2);
+    byId("p-download", HTMLAnchorElement).href = URL.createObjectURL(new Blob([file], { type: "application/json" }));
+    setHidden("p-key", false);
+  }
+}

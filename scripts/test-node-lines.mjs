@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Runs every package's unit and integration tests on the other supported Node.js lines (the full suite,
+// Runs the packages' unit and integration tests on the other supported Node.js lines (the full suite,
 // `npm test`, runs on this machine's Node). Each line's binary comes from the npm registry's `node`
 // package: `npx -p node@<line>` resolves each line's binary once, then every run spawns that binary directly
 // (each `npx` call costs 10-30 s of registry look-up here). Browser and child-process end-to-end suites and the PostgreSQL
@@ -7,8 +7,15 @@
 // paths again, through Chromium or a second database); the other PostgreSQL and Redis suites run when
 // SLOTGATE_TEST_DATABASE_URL / SLOTGATE_TEST_REDIS_URL say where (as `npm test` sets them).
 //
+// The four long suites (server, chain-service, storage, contracts) are split across the lines: with three
+// lines, each line runs a third of each one's test files (vitest `--shard`), so every file runs on the
+// full-suite line and on one other line, and the step costs about one line's run instead of three
+// (docs/decisions/ci-time.md). The short suites run whole on every line. `--whole` runs every suite whole
+// on every line (before a release, or to chase a line-specific failure).
+//
 //   node scripts/test-node-lines.mjs                      # lines 22, 24, 26, every package, two runs at a time
 //   node scripts/test-node-lines.mjs --lines 24 --packages protocol,storage --jobs 1
+//   node scripts/test-node-lines.mjs --lines 22,24,26 --whole
 //
 // `--jobs N` (default 2) runs N (line, package) runs at once, longest first: most of these suites wait on
 // I/O (Anvil, PGlite, HTTP on 127.0.0.1), so two runs share a two-core machine well. Runs never share
@@ -51,6 +58,15 @@ function option(name, fallback) {
 const lines = option("lines", ["22", "24", "26"]);
 const packages = option("packages", Object.keys(PACKAGES));
 const jobs = Math.max(1, Number(option("jobs", ["2"])[0]) || 1);
+const whole = process.argv.includes("--whole");
+/** The long suites, split across the lines unless `--whole`. */
+const SPLIT = new Set(["server", "chain-service", "storage", "contracts"]);
+
+/** The vitest arguments of `name` on the line at `index` of `lines`: its share of the files when split. */
+function argumentsOf(name, index) {
+  const shard = !whole && SPLIT.has(name) && lines.length > 1 ? ["--shard", `${index + 1}/${lines.length}`] : [];
+  return [...PACKAGES[name], ...shard];
+}
 for (const name of packages) if (!(name in PACKAGES)) throw new Error(`unknown package ${name}; one of ${Object.keys(PACKAGES).join(", ")}`);
 
 function withoutColour(env) {
@@ -79,13 +95,13 @@ function resolveLine(line) {
   });
 }
 
-function run({ line, binary }, name) {
+function run({ line, binary, index }, name) {
   const started = Date.now();
   return new Promise((resolve) => {
     // The line's directory first on PATH, as `npx -p` sets it: a test that spawns `node` gets this line's.
     const path = `${dirname(binary)}${delimiter}${process.env.PATH ?? ""}`;
     // One test file at a time inside a run: the pool already runs `--jobs` runs side by side.
-    const child = spawn(binary, [vitest, "run", "--maxWorkers", "1", ...PACKAGES[name]], {
+    const child = spawn(binary, [vitest, "run", "--maxWorkers", "1", ...argumentsOf(name, index)], {
       cwd: join(root, "packages", name),
       env: { ...withoutColour(process.env), PATH: path, NO_COLOR: "1", NPM_CONFIG_UPDATE_NOTIFIER: "false" },
       stdio: ["ignore", "pipe", "pipe"],
@@ -101,13 +117,13 @@ function run({ line, binary }, name) {
       const seconds = Math.round((Date.now() - started) / 1000);
       const tests = /^\s*Tests\s+(.+?)\s*$/m.exec(out)?.[1] ?? "no test summary";
       if (code !== 0) process.stdout.write(`${out}\n`);
-      resolve({ line, name, ok: code === 0, seconds, tests });
+      resolve({ line, name, ok: code === 0, seconds, tests, part: argumentsOf(name, index).includes("--shard") ? ` (files ${index + 1}/${lines.length})` : "" });
     });
   });
 }
 
 const started = Date.now();
-const resolved = await Promise.all(lines.map(resolveLine));
+const resolved = (await Promise.all(lines.map(resolveLine))).map((target, index) => ({ ...target, index }));
 for (const { line, version, binary } of resolved) console.log(`=== Node ${line}: ${version} (${binary})`);
 // Longest package first, the lines interleaved: the queue's tail is short runs.
 const queue = packages.flatMap((name) => resolved.map((target) => ({ target, name })));
@@ -116,7 +132,7 @@ async function worker() {
   for (let next = queue.shift(); next; next = queue.shift()) {
     const result = await run(next.target, next.name);
     results.push(result);
-    console.log(`node ${result.line}  ${result.name.padEnd(16)} ${result.ok ? "ok    " : "FAILED"} ${String(result.seconds).padStart(4)} s  ${result.tests}`);
+    console.log(`node ${result.line}  ${result.name.padEnd(16)} ${result.ok ? "ok    " : "FAILED"} ${String(result.seconds).padStart(4)} s  ${result.tests}${result.part}`);
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));
@@ -127,6 +143,6 @@ const cell = (line, name) => {
 console.log(`\n| package | ${lines.map((l) => `Node ${l} (s)`).join(" | ")} |\n|---|${lines.map(() => "---:").join("|")}|`);
 for (const name of packages) console.log(`| ${name} | ${lines.map((l) => cell(l, name)).join(" | ")} |`);
 console.log(
-  `\nNode lines ${lines.join(", ")}: ${results.filter((r) => r.ok).length}/${results.length} package runs passed in ${Math.round((Date.now() - started) / 1000)} s (${jobs} at a time)`,
+  `\nNode lines ${lines.join(", ")}: ${results.filter((r) => r.ok).length}/${results.length} package runs passed in ${Math.round((Date.now() - started) / 1000)} s (${jobs} at a time; ${whole ? "every suite whole" : `${[...SPLIT].join(", ")} split across the lines`})`,
 );
 process.exit(results.every((r) => r.ok) ? 0 : 1);

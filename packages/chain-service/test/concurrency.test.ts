@@ -1,6 +1,9 @@
 import { runWalletOperation } from "../src/operations/wallet-operation.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Wallet } from "ethers";
+import { W_SALT, computeWalletAddress } from "@slotgate/contracts";
+import { findWrite } from "../src/storage/writes.js";
+import { opFor, recordOperation } from "./helpers/operations.js";
 import { type Harness, landedAnswer, newUserId, pinOf, startService, testIdentity } from "./helpers/setup.js";
 
 let h: Harness;
@@ -65,5 +68,27 @@ describe("sponsored operations under concurrency", () => {
     expect(new Set(results.map((r) => r.tx_hash)).size).toBe(20);
     const slot = (await service.contentAddressFor(user))!;
     expect(await h.ctx.contracts.xotn.balanceOf(slot)).toBe(60n);
+  });
+
+  it("lands a wallet's deploying operation and 30 more planned in one cycle: the deployment alone first, then at most one bundle of the wallet per cycle", async () => {
+    const ctx = h.ctx;
+    const owner = Wallet.createRandom();
+    // 31 operations in one database transaction: the bundler plans them together (more than one bundle's 24).
+    const ops = await Promise.all(Array.from({ length: 31 }, (_, nonce) => opFor(ctx, owner, BigInt(nonce))));
+    const writes = await ctx.db.transaction(async (tx) => {
+      const recorded = [];
+      for (const op of ops) recorded.push(await recordOperation(ctx, op, tx));
+      return recorded;
+    });
+    const results = await Promise.allSettled(writes.map(async (w) => ctx.writes.outcome((await findWrite(ctx.db, w.id))!)));
+    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason?.message))).toEqual([]);
+    const sender = computeWalletAddress(ctx.addresses.factory, owner.address, W_SALT);
+    expect(await ctx.contracts.entryPoint.getNonce(sender, 0n)).toBe(31n);
+    const hashes = results.map((r) => (r as PromiseFulfilledResult<Record<string, unknown>>).value.tx_hash);
+    // The deployment in a bundle of its own; nonces 1-24 in one bundle, 25-30 in the next.
+    expect(new Set(hashes.slice(1)).has(hashes[0])).toBe(false);
+    expect(new Set(hashes.slice(1, 25)).size).toBe(1);
+    expect(new Set(hashes.slice(25)).size).toBe(1);
+    expect(hashes[25]).not.toBe(hashes[1]);
   });
 });

@@ -96,32 +96,7 @@ export class OperationPlanner implements WritePlanner {
       }
       live.push(write);
     }
-    // Bundles: deploying operations alone, the rest together in wallet-nonce order.
-    const bundles: WriteRecord[][] = [];
-    const rest: WriteRecord[] = [];
-    for (const write of live) payloadOf(write).op.initCode !== "0x" ? bundles.push([write]) : rest.push(write);
-    // One total order: wallets by their earliest write, each wallet's operations by nonce. (Comparing a wallet's
-    // own operations by nonce and the others by write id is not transitive when a wallet's write ids and nonces
-    // disagree, as concurrent records can make them: the sort could then put a nonce after the next one, and the
-    // EntryPoint refused the bundle's later operation with AA25.)
-    const firstId = new Map<string, bigint>();
-    for (const write of rest) {
-      const sender = payloadOf(write).sender;
-      const id = BigInt(write.id);
-      if (!firstId.has(sender) || id < (firstId.get(sender) as bigint)) firstId.set(sender, id);
-    }
-    const order = (write: WriteRecord): [bigint, string, bigint] => {
-      const sender = payloadOf(write).sender;
-      return [firstId.get(sender) as bigint, sender, BigInt(payloadOf(write).op.nonce)];
-    };
-    rest.sort((a, b) => {
-      const [x, y] = [order(a), order(b)];
-      if (x[0] !== y[0]) return x[0] < y[0] ? -1 : 1;
-      if (x[1] !== y[1]) return x[1] < y[1] ? -1 : 1;
-      return x[2] === y[2] ? 0 : x[2] < y[2] ? -1 : 1;
-    });
-    for (let i = 0; i < rest.length; i += this.o.maxBatch) bundles.push(rest.slice(i, i + this.o.maxBatch));
-
+    const bundles = this.bundlesOf(live);
     const dropped = new Set<string>(); // wallets with a refused operation in this plan
     const transactions: PlannedTransaction[] = [];
     const keepLive = (bundle: WriteRecord[]): WriteRecord[] => {
@@ -169,6 +144,44 @@ export class OperationPlanner implements WritePlanner {
       }
     }
     return { transactions, failed };
+  }
+
+  /**
+   * This cycle's bundles. Every bundle is simulated against the chain as it is before any of them is sent, so
+   * each wallet's operations of a cycle go into one bundle, as a run of consecutive nonces from its lowest:
+   * an operation that deploys its wallet goes alone (its wallet's later operations wait for the next cycle,
+   * when the wallet has code), and a wallet with more operations than fit a bundle sends the first
+   * `maxBatch` (the rest wait). Split over two bundles, the second would be simulated with a nonce the chain
+   * has not reached (AA25) and refused. Wallets are taken by their earliest write.
+   */
+  bundlesOf(live: WriteRecord[]): WriteRecord[][] {
+    const byWallet = new Map<string, WriteRecord[]>();
+    for (const write of [...live].sort((a, b) => compareBigInt(BigInt(a.id), BigInt(b.id)))) {
+      const sender = getAddress(payloadOf(write).sender);
+      byWallet.set(sender, [...(byWallet.get(sender) ?? []), write]);
+    }
+    const bundles: WriteRecord[][] = [];
+    let open: WriteRecord[] = [];
+    for (const writes of byWallet.values()) {
+      writes.sort((a, b) => compareBigInt(BigInt(payloadOf(a).op.nonce), BigInt(payloadOf(b).op.nonce)));
+      const first = writes[0] as WriteRecord;
+      if (payloadOf(first).op.initCode !== "0x") {
+        bundles.push([first]);
+        continue;
+      }
+      const run = [first];
+      for (const write of writes.slice(1)) {
+        if (run.length === this.o.maxBatch || BigInt(payloadOf(write).op.nonce) !== BigInt(payloadOf(run[run.length - 1] as WriteRecord).op.nonce) + 1n) break;
+        run.push(write);
+      }
+      if (open.length + run.length > this.o.maxBatch) {
+        bundles.push(open);
+        open = [];
+      }
+      open.push(...run);
+    }
+    if (open.length > 0) bundles.push(open);
+    return bundles;
   }
 
   /** Settles an operation whose `UserOperationEvent` is on chain (another bundler included it): answers whether it was. */
@@ -241,6 +254,8 @@ export class OperationPlanner implements WritePlanner {
     await failWrite(this.o.db, write, { code: known.code, message: known.message, ...(known.details ? { details: known.details } : {}) }, charge);
   }
 }
+
+const compareBigInt = (a: bigint, b: bigint): number => (a === b ? 0 : a < b ? -1 : 1);
 
 function superseded(): WriteError {
   return {

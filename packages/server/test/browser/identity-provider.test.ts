@@ -2,10 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freeLoopbackPort } from "../../src/testing/free-port.js";
 import { enterMailedCode, launchChromium } from "../support/chromium.js";
 import { pkce, randomEmail, registerClient } from "../support/flows.js";
-import { startTestServer, type TestServer } from "../support/harness.js";
+import { onFreeLoopbackPort, startTestServer, type TestServer } from "../support/harness.js";
 import { type LocalIdentityProvider, startLocalIdentityProvider } from "../../src/testing/index.js";
 
 /**
@@ -21,9 +20,13 @@ let app: Server;
 let appOrigin: string;
 
 beforeAll(async () => {
-  const port = await freeLoopbackPort();
-  idp = await startLocalIdentityProvider({ slotgateUrl: `http://127.0.0.1:${port}` });
-  server = await startTestServer({ PORT: String(port), IDENTITY_PROVIDERS: JSON.stringify([idp.entry()]) });
+  server = await onFreeLoopbackPort(async (port) => {
+    idp = await startLocalIdentityProvider({ slotgateUrl: `http://127.0.0.1:${port}` });
+    return startTestServer({ PORT: String(port), IDENTITY_PROVIDERS: JSON.stringify([idp.entry()]) }).catch(async (error) => {
+      await idp.close();
+      throw error;
+    });
+  });
   app = createServer((_req, res) => {
     res.setHeader("content-type", "text/html");
     res.end("<!doctype html><title>app</title><p>app</p>");

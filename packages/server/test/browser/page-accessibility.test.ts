@@ -1,13 +1,12 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freeLoopbackPort } from "../../src/testing/free-port.js";
 import { type LocalIdentityProvider, startLocalIdentityProvider } from "../../src/testing/index.js";
 import { THEMES as THEME_COLOURS } from "../../src/platform/http/theme.js";
 import { LOCALES } from "../../src/platform/i18n/translator.js";
 import { seriousViolations } from "../support/axe.js";
 import { enterMailedCode, launchChromium, serveHtml } from "../support/chromium.js";
 import { randomEmail, registerClient } from "../support/flows.js";
-import { startTestServer, type TestServer } from "../support/harness.js";
+import { onFreeLoopbackPort, startTestServer, type TestServer } from "../support/harness.js";
 
 /**
  * axe-core (the npm package, injected into the page) on every hosted page, in the light and dark theme
@@ -27,12 +26,16 @@ let app: Awaited<ReturnType<typeof serveHtml>>;
 let keyboardClientId: string;
 
 beforeAll(async () => {
-  const port = await freeLoopbackPort();
-  base = `http://localhost:${port}`;
   // PUBLIC_URL on localhost turns passkeys on, so the sign-in page shows its passkey form too; an identity
   // provider that vouches for no email leads to the "your email address" page.
-  idp = await startLocalIdentityProvider({ slotgateUrl: base });
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: base, IDENTITY_PROVIDERS: JSON.stringify([idp.entry()]) });
+  server = await onFreeLoopbackPort(async (port) => {
+    base = `http://localhost:${port}`;
+    idp = await startLocalIdentityProvider({ slotgateUrl: base });
+    return startTestServer({ PORT: String(port), PUBLIC_URL: base, IDENTITY_PROVIDERS: JSON.stringify([idp.entry()]) }).catch(async (error) => {
+      await idp.close();
+      throw error;
+    });
+  });
   browser = await launchChromium();
   clientId = (await registerClient(base, { name: "Star Quest" })).client_id;
   consoleId = (await registerClient(base, { platform: "game", name: "Living Room Game", grant_types: [DEVICE_GRANT] })).client_id;

@@ -2,10 +2,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freeLoopbackPort } from "../../src/testing/free-port.js";
 import { enterMailedCode, launchChromium } from "../support/chromium.js";
 import { BrowserSession, randomEmail, registerClient } from "../support/flows.js";
-import { startTestServer, type TestServer } from "../support/harness.js";
+import { onFreeLoopbackPort, startTestServer, type TestServer } from "../support/harness.js";
 
 /**
  * Passkeys in real headless Chromium with a virtual authenticator (Chrome DevTools Protocol
@@ -28,9 +27,10 @@ beforeAll(async () => {
   app = createServer((_req, res) => res.end("<!doctype html><title>app</title>"));
   await new Promise<void>((r) => app.listen(0, "127.0.0.1", () => r()));
   REDIRECT = `http://127.0.0.1:${(app.address() as AddressInfo).port}/done`;
-  const port = await freeLoopbackPort();
-  base = `http://localhost:${port}`;
-  server = await startTestServer({ PORT: String(port), PUBLIC_URL: base });
+  server = await onFreeLoopbackPort((port) => {
+    base = `http://localhost:${port}`;
+    return startTestServer({ PORT: String(port), PUBLIC_URL: base });
+  });
   client = await registerClient(server.url, { redirect_uris: [REDIRECT] });
   browser = await launchChromium();
   context = await browser.newContext();

@@ -1,3 +1,4 @@
+import { freeLoopbackPort } from "../../src/testing/free-port.js";
 import { type Database, openDatabase } from "@slotgate/storage";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -136,12 +137,21 @@ export async function startTestServer(
     : await openTestDatabase();
   await migrateServer(db);
   const keyStore = await createKeyStore(keys ?? [await generateSigningKey()]);
-  const running = await startServer(config, {
-    resources: { db, keys: keyStore, config, warnings: [] },
-    scrypt: TEST_SCRYPT,
-    ...(options.log ? { log: options.log } : {}),
-    ...(options.chain ? { chain: options.chain } : {}),
-  });
+  let running: Awaited<ReturnType<typeof startServer>>;
+  try {
+    running = await startServer(config, {
+      resources: { db, keys: keyStore, config, warnings: [] },
+      scrypt: TEST_SCRYPT,
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.chain ? { chain: options.chain } : {}),
+    });
+  } catch (error) {
+    // Nothing of a server that did not start stays behind (its port taken: see onFreeLoopbackPort).
+    rmSync(dataDir, { recursive: true, force: true });
+    await mail.close();
+    await drop();
+    throw error;
+  }
   mailboxes.set(running.url, mail);
   return {
     ...running,
@@ -157,4 +167,27 @@ export async function startTestServer(
       await drop();
     },
   };
+}
+
+/**
+ * Runs `start(port)` on a loopback port that was free a moment before, for a server whose URL must be known
+ * before it listens (`PUBLIC_URL` for passkeys, an identity provider that redirects to it). Between the probe
+ * and the server's bind another process can take the port (test files run in parallel): `start` then fails
+ * with `EADDRINUSE` and runs again on a new port, at most five times; any other failure is thrown at once.
+ * `start` must close what it opened before it throws.
+ *
+ * @example
+ * ```ts
+ * const server = await onFreeLoopbackPort((port) => startTestServer({ PORT: String(port), PUBLIC_URL: `http://localhost:${port}` }));
+ * ```
+ */
+export async function onFreeLoopbackPort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freeLoopbackPort();
+    try {
+      return await start(port);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt === 5) throw error;
+    }
+  }
 }

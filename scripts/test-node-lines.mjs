@@ -117,7 +117,14 @@ function run({ line, binary, index }, name) {
       const seconds = Math.round((Date.now() - started) / 1000);
       const tests = /^\s*Tests\s+(.+?)\s*$/m.exec(out)?.[1] ?? "no test summary";
       if (code !== 0) process.stdout.write(`${out}\n`);
-      resolve({ line, name, ok: code === 0, seconds, tests, part: argumentsOf(name, index).includes("--shard") ? ` (files ${index + 1}/${lines.length})` : "" });
+      resolve({
+        line,
+        name,
+        ok: code === 0,
+        seconds,
+        tests,
+        part: argumentsOf(name, index).includes("--shard") ? ` (files ${index + 1}/${lines.length})` : "",
+      });
     });
   });
 }
@@ -132,7 +139,9 @@ async function worker() {
   for (let next = queue.shift(); next; next = queue.shift()) {
     const result = await run(next.target, next.name);
     results.push(result);
-    console.log(`node ${result.line}  ${result.name.padEnd(16)} ${result.ok ? "ok    " : "FAILED"} ${String(result.seconds).padStart(4)} s  ${result.tests}${result.part}`);
+    console.log(
+      `node ${result.line}  ${result.name.padEnd(16)} ${result.ok ? "ok    " : "FAILED"} ${String(result.seconds).padStart(4)} s  ${result.tests}${result.part}`,
+    );
   }
 }
 await Promise.all(Array.from({ length: Math.min(jobs, queue.length) }, worker));

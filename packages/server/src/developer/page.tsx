@@ -6,12 +6,12 @@ import type { PageScript } from "./page-script.js";
 
 /** The page's own rules on top of the shared stylesheet. */
 const STYLE =
-  "body{max-width:52rem} .scroll{overflow-x:auto;position:relative} table{border-collapse:collapse;width:100%} " +
+  "body{max-width:52rem} .scroll{overflow-x:auto;position:relative} .scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px} table{border-collapse:collapse;width:100%} " +
   "td,th{border-bottom:1px solid var(--line);padding:.3rem;text-align:start;font-size:.9rem;vertical-align:top} textarea{width:100%;box-sizing:border-box} " +
   ".hidden{display:none} .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap} " +
   "code{word-break:break-all} td{overflow-wrap:break-word} td button{white-space:nowrap;margin:0} " +
   "#notice,#error{position:sticky;bottom:0;background:var(--bg);margin:0;padding:.25rem 0} " +
-  ".danger{color:var(--error)} fieldset{border:1px solid var(--line);margin:1rem 0;padding:.5rem 1rem;min-width:0} " +
+  ".danger{color:var(--error);background:var(--bg);border:1px solid var(--error)} fieldset{border:1px solid var(--line);margin:1rem 0;padding:.5rem 1rem;min-width:0} " +
   "@media (max-width:40rem){body{margin:1rem auto} td,th{font-size:.8rem}}";
 
 /**
@@ -90,7 +90,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
           </button>
         </p>
         <h2>{t("dev.clients")}</h2>
-        <div class="scroll">
+        <section class="scroll" aria-label={t("dev.clients")} tabindex={0}>
           <table>
             <thead>
               <tr>
@@ -109,7 +109,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
             </thead>
             <tbody id="clients"></tbody>
           </table>
-        </div>
+        </section>
         <section id="manage" class="hidden" aria-labelledby="manage-title">
           <h2 id="manage-title" tabindex={-1}>
             {tr.rich("dev.manage", { name: () => <span id="m-name"></span> })}
@@ -174,7 +174,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
             <button type="button" id="p-replay">
               {t("devScript.turnReplayOn")}
             </button>
-            <div class="scroll">
+            <section class="scroll" aria-label={t("dev.provider")} tabindex={0}>
               <table>
                 <thead>
                   <tr>
@@ -186,7 +186,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
                 </thead>
                 <tbody id="cuids"></tbody>
               </table>
-            </div>
+            </section>
             <form id="cuid-form">
               <label for="p-cuid">cuid</label>
               <input id="p-cuid" name="cuid" required maxlength={64} />
@@ -223,7 +223,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
                 {t("dev.refresh")}
               </button>
             </p>
-            <div class="scroll">
+            <section class="scroll" aria-label={t("dev.deliveries")} tabindex={0}>
               <table>
                 <thead>
                   <tr>
@@ -240,7 +240,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
                 </thead>
                 <tbody id="deliveries"></tbody>
               </table>
-            </div>
+            </section>
           </fieldset>
           <fieldset>
             <legend>{t("dev.switchOff")}</legend>
@@ -254,7 +254,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
           </fieldset>
           <fieldset>
             <legend>{t("dev.audit")}</legend>
-            <div class="scroll">
+            <section class="scroll" aria-label={t("dev.audit")} tabindex={0}>
               <table>
                 <thead>
                   <tr>
@@ -265,7 +265,7 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
                 </thead>
                 <tbody id="audit"></tbody>
               </table>
-            </div>
+            </section>
           </fieldset>
         </section>
         <h2>{t("dev.register")}</h2>

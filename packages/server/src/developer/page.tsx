@@ -7,7 +7,7 @@ import type { PageScript } from "./page-script.js";
 /** The page's own rules on top of the shared stylesheet. */
 const STYLE =
   "body{max-width:52rem} .scroll{overflow-x:auto;position:relative} .scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px} table{border-collapse:collapse;width:100%} " +
-  "td,th{border-bottom:1px solid var(--line);padding:.3rem;text-align:start;font-size:.9rem;vertical-align:top} textarea{width:100%;box-sizing:border-box} " +
+  "td,th{border-bottom:1px solid var(--line);padding:.3rem;text-align:start;font-size:.9rem;vertical-align:top;word-break:keep-all} textarea{width:100%;box-sizing:border-box} " +
   ".hidden{display:none} .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap} " +
   "code{word-break:break-all} td{overflow-wrap:break-word} td button{white-space:nowrap;margin:0} " +
   "#notice,#error{position:sticky;bottom:0;background:var(--bg);margin:0;padding:.25rem 0} " +

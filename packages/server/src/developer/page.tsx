@@ -1,16 +1,50 @@
-import { BRAND, LIMITS } from "@slotgate/protocol";
-import { Page, renderPage } from "../platform/http/page.js";
+import { BRAND, type ErrorCode, LIMITS } from "@slotgate/protocol";
+import { JsonData, Page, renderPage } from "../platform/http/page.js";
+import { en } from "../platform/i18n/messages/en.js";
+import { type MessageId, type Translator, translator } from "../platform/i18n/translator.js";
 import type { PageScript } from "./page-script.js";
 
 /** The page's own rules on top of the shared stylesheet. */
 const STYLE =
-  "body{max-width:52rem} .scroll{overflow-x:auto;position:relative} table{border-collapse:collapse;width:100%} " +
-  "td,th{border-bottom:1px solid var(--line);padding:.3rem;text-align:start;font-size:.9rem;vertical-align:top} textarea{width:100%;box-sizing:border-box} " +
+  "body{max-width:52rem} .scroll{overflow-x:auto;position:relative} .scroll:focus-visible{outline:3px solid var(--focus);outline-offset:2px} table{border-collapse:collapse;width:100%} " +
+  "td,th{border-bottom:1px solid var(--line);padding:.3rem;text-align:start;font-size:.9rem;vertical-align:top;word-break:keep-all} textarea{width:100%;box-sizing:border-box} " +
   ".hidden{display:none} .sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap} " +
   "code{word-break:break-all} td{overflow-wrap:break-word} td button{white-space:nowrap;margin:0} " +
   "#notice,#error{position:sticky;bottom:0;background:var(--bg);margin:0;padding:.25rem 0} " +
-  ".danger{color:var(--error)} fieldset{border:1px solid var(--line);margin:1rem 0;padding:.5rem 1rem;min-width:0} " +
+  ".danger{color:var(--error);background:var(--bg);border:1px solid var(--error)} fieldset{border:1px solid var(--line);margin:1rem 0;padding:.5rem 1rem;min-width:0} " +
   "@media (max-width:40rem){body{margin:1rem auto} td,th{font-size:.8rem}}";
+
+/**
+ * The API errors the page script shows in the page's language (`error.<code>`, by the answer's `error`); any
+ * other error shows the server's message (e.g. `invalid_request`, whose message names the field).
+ */
+const SCRIPT_ERRORS = [
+  "invalid_credentials",
+  "sign_in_throttled",
+  "email_taken",
+  "invalid_token",
+  "client_not_found",
+  "delivery_not_found",
+  "delivery_not_retryable",
+  "provider_not_registered",
+  "cuid_taken",
+  "rate_limited",
+  "service_unavailable",
+  "payload_too_large",
+] as const satisfies readonly ErrorCode[];
+
+/** The id of the JSON island holding the script's messages (`browser/messages.ts` reads it). */
+export const SCRIPT_MESSAGES_ID = "dev-messages";
+
+/**
+ * The messages the page script writes, in the page's language: every `devScript.*` message and the
+ * {@link SCRIPT_ERRORS}, each as the translator's template (text and argument names, alternating).
+ */
+export function scriptMessages(tr: Translator): Record<string, string[]> {
+  const errors: MessageId[] = SCRIPT_ERRORS.map((code) => `error.${code}` as const);
+  const ids = [...(Object.keys(en) as MessageId[]).filter((id) => id.startsWith("devScript.")), ...errors];
+  return Object.fromEntries(ids.map((id) => [id, tr.template(id)]));
+}
 
 /**
  * The developer-center page: sign in or sign up, list client applications, register one (the
@@ -18,154 +52,155 @@ const STYLE =
  * and on the embedded default the development mailbox (players' codes). It only calls the JSON API with
  * the developer token as `Authorization: Bearer` (kept in sessionStorage, never a cookie: no ambient
  * credential, so no cross-site request can act for the developer). Its script is `./browser/developer-center.ts`,
- * served as `script` under the response's CSP nonce; the page holds no inline script.
+ * served as `script` under the response's CSP nonce; the page holds no inline script. The page is in `tr`'s
+ * language (`?ui_locales=`, then `Accept-Language`, then English); the script's own texts come with it as
+ * a JSON island ({@link scriptMessages}).
  *
  * @example
  * ```ts
  * const script = loadPageScript("developer-center", "/developer");
- * sendHtml(res, 200, (nonce) => renderDeveloperCenter(nonce, script), { connectSelf: true });
+ * sendHtml(res, 200, (nonce) => renderDeveloperCenter(nonce, script, translator(negotiateLocale(req.query["ui_locales"], req))), { connectSelf: true });
  * ```
  */
-export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "path" | "integrity">): string {
+export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "path" | "integrity">, tr: Translator = translator("en")): string {
+  const t = tr.t;
   return renderPage(
-    <Page nonce={nonce} title="Developer center" style={STYLE} scriptSrc={script}>
-      <h1>{BRAND.name} developer center</h1>
+    <Page nonce={nonce} title={t("dev.title")} tr={tr} style={STYLE} scriptSrc={script}>
+      <JsonData id={SCRIPT_MESSAGES_ID} value={scriptMessages(tr)} />
+      <h1>{t("dev.heading", { brand: BRAND.name })}</h1>
       <section id="auth">
-        <h2>Sign in</h2>
+        <h2>{t("signIn.heading")}</h2>
         <form id="auth-form">
-          <label for="email">Email</label>
+          <label for="email">{t("signIn.email")}</label>
           <input id="email" name="email" type="email" autocomplete="username" required />
-          <label for="password">Password</label>
+          <label for="password">{t("signIn.password")}</label>
           <input id="password" name="password" type="password" autocomplete="current-password" minlength={8} required />
           <button type="submit" name="action" value="login">
-            Sign in
+            {t("signIn.heading")}
           </button>
           <button type="submit" name="action" value="signup">
-            Create account
+            {t("dev.createAccount")}
           </button>
         </form>
       </section>
       <section id="center" class="hidden">
         <p>
           <button id="logout" type="button">
-            Sign out
+            {t("dev.signOut")}
           </button>
         </p>
-        <h2>Your client applications</h2>
-        <div class="scroll">
+        <h2>{t("dev.clients")}</h2>
+        <section class="scroll" aria-label={t("dev.clients")} tabindex={0}>
           <table>
             <thead>
               <tr>
-                <th>Name</th>
+                <th>{t("dev.name")}</th>
                 <th>client_id</th>
-                <th>Redirect URIs</th>
-                <th>Platform</th>
-                <th>Blockchain</th>
-                <th>Grants</th>
-                <th>Client type</th>
-                <th>State</th>
+                <th>{t("dev.redirectUris")}</th>
+                <th>{t("dev.platform")}</th>
+                <th>{t("dev.blockchain")}</th>
+                <th>{t("dev.grants")}</th>
+                <th>{t("dev.clientType")}</th>
+                <th>{t("dev.state")}</th>
                 <th>
-                  <span class="sr-only">Actions</span>
+                  <span class="sr-only">{t("dev.actions")}</span>
                 </th>
               </tr>
             </thead>
             <tbody id="clients"></tbody>
           </table>
-        </div>
+        </section>
         <section id="manage" class="hidden" aria-labelledby="manage-title">
           <h2 id="manage-title" tabindex={-1}>
-            Manage <span id="m-name"></span>
+            {tr.rich("dev.manage", { name: () => <span id="m-name"></span> })}
           </h2>
           <p class="muted">
             client_id: <code id="m-id"></code> · <span id="m-state"></span>
           </p>
           <form id="edit-form">
             <fieldset>
-              <legend>Settings</legend>
-              <label for="e-name">Name</label>
+              <legend>{t("dev.settings")}</legend>
+              <label for="e-name">{t("dev.name")}</label>
               <input id="e-name" name="name" required maxlength={100} />
-              <label for="e-redirect_uris">Redirect URIs, one per line (exact match)</label>
+              <label for="e-redirect_uris">{t("dev.redirectUrisField")}</label>
               <textarea id="e-redirect_uris" name="redirect_uris" rows={3} required></textarea>
-              <label for="e-download_url">Download URL</label>
+              <label for="e-download_url">{t("dev.downloadUrl")}</label>
               <input id="e-download_url" name="download_url" type="url" required />
-              <label for="e-web_url">Web application URL</label>
+              <label for="e-web_url">{t("dev.webUrl")}</label>
               <input id="e-web_url" name="web_url" type="url" required />
               <button type="submit" id="save">
-                Save changes
+                {t("dev.saveChanges")}
               </button>
             </fieldset>
           </form>
           <form id="brand-form">
             <fieldset>
-              <legend>Brand on the sign-in pages</legend>
-              <p class="muted">
-                Players see these on your sign-in popup, above the form; "Secured by {BRAND.name}" and your verified address always stay below it.
-              </p>
+              <legend>{t("dev.brand")}</legend>
+              <p class="muted">{t("dev.brand.intro", { brand: BRAND.name })}</p>
               <p id="b-preview" class="hidden">
-                <img id="b-logo" alt="Current logo" width={40} height={40} />
+                <img id="b-logo" alt={t("dev.brand.currentLogo")} width={40} height={40} />
               </p>
-              <label for="b-display_name">Display name (empty: the application name)</label>
+              <label for="b-display_name">{t("dev.brand.displayName")}</label>
               <input id="b-display_name" name="display_name" maxlength={64} />
-              <label for="b-accent_color">Accent colour, #rrggbb (empty: none; white text must stay readable on it)</label>
+              <label for="b-accent_color">{t("dev.brand.accentColor")}</label>
               <input id="b-accent_color" name="accent_color" pattern="#[0-9a-fA-F]{6}" placeholder="#7a1fa2" />
               <label for="b-logo_file">
-                Logo: PNG, JPEG or WebP, {LIMITS.brandLogoMinPixels} to {LIMITS.brandLogoMaxPixels} pixels a side, at most {LIMITS.brandLogoMaxBytes / 1024} KB
-                (SVG is refused)
+                {t("dev.brand.logo", { min: LIMITS.brandLogoMinPixels, max: LIMITS.brandLogoMaxPixels, kb: LIMITS.brandLogoMaxBytes / 1024 })}
               </label>
               <input id="b-logo_file" name="logo" type="file" accept="image/png,image/jpeg,image/webp" />
               <label>
-                <input type="checkbox" id="b-logo_remove" name="logo_remove" /> Remove the logo
+                <input type="checkbox" id="b-logo_remove" name="logo_remove" /> {t("dev.brand.removeLogo")}
               </label>
               <button type="submit" id="b-save">
-                Save brand
+                {t("dev.brand.save")}
               </button>
             </fieldset>
           </form>
           <fieldset>
-            <legend>Client secret</legend>
+            <legend>{t("dev.secret")}</legend>
             <p class="muted" id="m-overlap"></p>
             <button type="button" id="rotate">
-              Rotate secret
+              {t("dev.secret.rotate")}
             </button>
             <div id="rotated" class="hidden" role="status">
               <p>
-                New client_secret (shown only once): <code id="rotated-secret"></code>
+                {t("dev.secret.new")} <code id="rotated-secret"></code>
               </p>
             </div>
           </fieldset>
           <fieldset id="provider" class="hidden">
-            <legend>Content tokens (provider side)</legend>
+            <legend>{t("dev.provider")}</legend>
             <p class="muted" id="p-state"></p>
             <button type="button" id="p-replay">
-              Turn spend replay protection on
+              {t("devScript.turnReplayOn")}
             </button>
-            <div class="scroll">
+            <section class="scroll" aria-label={t("dev.provider")} tabindex={0}>
               <table>
                 <thead>
                   <tr>
                     <th>cuid</th>
                     <th>release_per</th>
-                    <th>Release enabled</th>
-                    <th>Owner address</th>
+                    <th>{t("dev.provider.releaseEnabled")}</th>
+                    <th>{t("dev.provider.owner")}</th>
                   </tr>
                 </thead>
                 <tbody id="cuids"></tbody>
               </table>
-            </div>
+            </section>
             <form id="cuid-form">
               <label for="p-cuid">cuid</label>
               <input id="p-cuid" name="cuid" required maxlength={64} />
-              <label for="p-release_per">release_per (share of used balances you may release)</label>
+              <label for="p-release_per">{t("dev.provider.releasePerField")}</label>
               <input id="p-release_per" name="release_per" type="number" required min={0} step="1" />
-              <label for="p-owner_addr">Owner address (0x…)</label>
+              <label for="p-owner_addr">{t("dev.provider.ownerField")}</label>
               <input id="p-owner_addr" name="owner_addr" required pattern="0x[0-9a-fA-F]{40}" />
-              <button type="submit">Register cuid</button>
+              <button type="submit">{t("dev.provider.register")}</button>
             </form>
             <button type="button" id="p-rotate">
-              Rotate AES key and IV
+              {t("dev.provider.rotate")}
             </button>
             <div id="p-key" class="hidden" role="status">
-              <p>Copy or download the key now — it is shown only once.</p>
+              <p>{t("dev.provider.keyOnce")}</p>
               <p>
                 aes_key: <code id="p-aes-key"></code>
               </p>
@@ -175,121 +210,119 @@ export function renderDeveloperCenter(nonce: string, script: Pick<PageScript, "p
               <p>
                 {/* biome-ignore lint/a11y/useValidAnchor: the page script sets the key file's blob URL when the key is shown */}
                 <a id="p-download" download="slotgate-provider-key.json" href="#">
-                  Download the key file
+                  {t("dev.provider.download")}
                 </a>
               </p>
             </div>
           </fieldset>
           <fieldset>
-            <legend>Deliveries</legend>
+            <legend>{t("dev.deliveries")}</legend>
             <p class="muted">
-              Authorize callbacks and marketplace webhooks sent for this application, newest first.{" "}
+              {t("dev.deliveries.intro")}{" "}
               <button type="button" id="deliveries-refresh">
-                Refresh
+                {t("dev.refresh")}
               </button>
             </p>
-            <div class="scroll">
+            <section class="scroll" aria-label={t("dev.deliveries")} tabindex={0}>
               <table>
                 <thead>
                   <tr>
-                    <th>Kind</th>
-                    <th>Target</th>
-                    <th>Status</th>
-                    <th>Attempts</th>
-                    <th>Last error</th>
-                    <th>Next retry</th>
+                    <th>{t("dev.deliveries.kind")}</th>
+                    <th>{t("dev.deliveries.target")}</th>
+                    <th>{t("dev.deliveries.status")}</th>
+                    <th>{t("dev.deliveries.attempts")}</th>
+                    <th>{t("dev.deliveries.lastError")}</th>
+                    <th>{t("dev.deliveries.nextRetry")}</th>
                     <th>
-                      <span class="sr-only">Actions</span>
+                      <span class="sr-only">{t("dev.actions")}</span>
                     </th>
                   </tr>
                 </thead>
                 <tbody id="deliveries"></tbody>
               </table>
-            </div>
+            </section>
           </fieldset>
           <fieldset>
-            <legend>Switch off</legend>
-            <p class="muted">
-              Disabling stops sign-ins and client authentication and revokes every token issued so far; enabling again lets new sign-ins in. Deleting is final.
-            </p>
+            <legend>{t("dev.switchOff")}</legend>
+            <p class="muted">{t("dev.switchOff.intro")}</p>
             <button type="button" id="toggle-disabled">
-              Disable
+              {t("devScript.disable")}
             </button>
             <button type="button" id="delete" class="danger">
-              Delete application
+              {t("dev.delete")}
             </button>
           </fieldset>
           <fieldset>
-            <legend>Audit list</legend>
-            <div class="scroll">
+            <legend>{t("dev.audit")}</legend>
+            <section class="scroll" aria-label={t("dev.audit")} tabindex={0}>
               <table>
                 <thead>
                   <tr>
-                    <th>When</th>
-                    <th>Who</th>
-                    <th>What</th>
+                    <th>{t("dev.audit.when")}</th>
+                    <th>{t("dev.audit.who")}</th>
+                    <th>{t("dev.audit.what")}</th>
                   </tr>
                 </thead>
                 <tbody id="audit"></tbody>
               </table>
-            </div>
+            </section>
           </fieldset>
         </section>
-        <h2>Register a client application</h2>
+        <h2>{t("dev.register")}</h2>
         <form id="client-form">
-          <label for="name">Name</label>
+          <label for="name">{t("dev.name")}</label>
           <input id="name" name="name" required maxlength={100} />
-          <label for="redirect_uris">Redirect URIs, one per line (exact match; public game clients: http://127.0.0.1/callback, any port)</label>
+          <label for="redirect_uris">{t("dev.register.redirectUris")}</label>
           <textarea id="redirect_uris" name="redirect_uris" rows={3} required></textarea>
-          <label for="download_url">Download URL</label>
+          <label for="download_url">{t("dev.downloadUrl")}</label>
           <input id="download_url" name="download_url" type="url" required />
-          <label for="web_url">Web application URL</label>
+          <label for="web_url">{t("dev.webUrl")}</label>
           <input id="web_url" name="web_url" type="url" required />
-          <label for="platform">Platform</label>
+          <label for="platform">{t("dev.platform")}</label>
           <select id="platform" name="platform">
             <option>web</option>
             <option>desktop</option>
             <option>game</option>
           </select>
           <label>
-            <input type="checkbox" id="blockchain" name="blockchain" /> Content requires blockchain authorization
+            <input type="checkbox" id="blockchain" name="blockchain" /> {t("dev.register.blockchain")}
           </label>
           <label>
-            <input type="checkbox" id="grant_refresh" name="grant_types" value="refresh_token" /> Refresh tokens for your backend (server-side refresh)
+            <input type="checkbox" id="grant_refresh" name="grant_types" value="refresh_token" /> {t("dev.register.refreshTokens")}
           </label>
           <label>
-            <input type="checkbox" id="grant_device" name="grant_types" value="urn:ietf:params:oauth:grant-type:device_code" /> Device login for consoles and
-            TVs (enter a code on another device)
+            <input type="checkbox" id="grant_device" name="grant_types" value="urn:ietf:params:oauth:grant-type:device_code" /> {t("dev.register.deviceLogin")}
           </label>
           <label>
-            <input type="checkbox" id="public_client" name="token_endpoint_auth_method" value="none" /> Public client: a game or desktop build with no secret
-            (loopback redirect URIs only, any port, PKCE S256)
+            <input type="checkbox" id="public_client" name="token_endpoint_auth_method" value="none" /> {t("dev.register.publicClient")}
           </label>
-          <button type="submit">Register</button>
+          <button type="submit">{t("dev.register.submit")}</button>
         </form>
         <section id="mailbox" class="hidden">
-          <h2>Development mailbox</h2>
-          <p class="error" id="mailbox-warning"></p>
+          <h2>{t("dev.mailbox")}</h2>
+          <p class="error" id="mailbox-warning">
+            {t("dev.mailbox.warning")}
+          </p>
           <p class="muted">
-            Players' sign-up, link and recovery codes, newest last.{" "}
+            {t("dev.mailbox.intro")}{" "}
             <button id="mailbox-refresh" type="button">
-              Refresh
+              {t("dev.refresh")}
             </button>
           </p>
           <table>
             <thead>
               <tr>
-                <th>Sent</th>
-                <th>To</th>
-                <th>Subject</th>
-                <th>Message</th>
+                <th>{t("dev.mailbox.sent")}</th>
+                <th>{t("dev.mailbox.to")}</th>
+                <th>{t("dev.mailbox.subject")}</th>
+                <th>{t("dev.mailbox.message")}</th>
               </tr>
             </thead>
             <tbody id="mails"></tbody>
           </table>
         </section>
         <div id="secret" class="hidden">
-          <h3 id="new-heading">Copy the secret now — it is shown only once</h3>
+          <h3 id="new-heading">{t("devScript.secretOnce")}</h3>
           <p>
             client_id: <code id="new-id"></code>
           </p>

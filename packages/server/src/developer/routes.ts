@@ -7,6 +7,7 @@ import { SlotgateServerError } from "../platform/http/errors.js";
 import { sendHtml } from "../platform/http/html.js";
 import { mountEndpoint } from "../platform/http/mount-endpoint.js";
 import { serviceRateLimit } from "../platform/http/rate-limit.js";
+import { negotiateLocale, translator } from "../platform/i18n/translator.js";
 import { listClients, toClientApplication } from "../oauth/clients/clients-store.js";
 import type { DevUserRow } from "./dev-users-store.js";
 import { authenticateDevUser, createDevUser, registerClient, registrationAnswer } from "./accounts.js";
@@ -147,8 +148,10 @@ export function devCenterRoutes(services: Services): Router {
 
   const script = loadPageScript("developer-center", "/developer");
   router.get(script.path, servePageScript(script));
-  router.get("/developer", (_req: Request, res: Response) => {
-    sendHtml(res, 200, (nonce) => renderDeveloperCenter(nonce, script), { connectSelf: true, imagesSelf: true });
+  router.get("/developer", (req: Request, res: Response) => {
+    // The page's language: ?ui_locales= (like the sign-in pages), then Accept-Language, then English.
+    const tr = translator(negotiateLocale(req.query["ui_locales"], req));
+    sendHtml(res, 200, (nonce) => renderDeveloperCenter(nonce, script, tr), { connectSelf: true, imagesSelf: true });
   });
   return router;
 }

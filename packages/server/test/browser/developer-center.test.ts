@@ -2,9 +2,13 @@ import { mkdirSync, readFileSync } from "node:fs";
 import { randomBytes } from "node:crypto";
 import { encryptHex } from "@slotgate/protocol/crypto";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../support/chromium.js";
+import { ar } from "../../src/platform/i18n/messages/ar.js";
+import { en } from "../../src/platform/i18n/messages/en.js";
+import { ja } from "../../src/platform/i18n/messages/ja.js";
+import { ko } from "../../src/platform/i18n/messages/ko.js";
+import { chromiumLaunchOptions } from "../../src/testing/chromium-options.js";
 import { newUser, postBasic } from "../support/chain-flows.js";
 import { authorizeCode, call, clientSecretAccepted, exchange, randomEmail, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
@@ -32,7 +36,7 @@ beforeAll(async () => {
     MARKETPLACE_SECRET: "marketplace-secret-0123456789abcdefghijklmnop",
     MARKETPLACE_RETRY_BASE_MS: "600000",
   });
-  browser = await launchChromium();
+  browser = await chromium.launch(chromiumLaunchOptions());
 });
 afterAll(async () => {
   await browser?.close();
@@ -236,6 +240,121 @@ describe("developer center in Chromium", () => {
   });
 });
 
+describe("developer center in Chromium: languages", () => {
+  /** A page of a new context whose browser asks for `locale` (Accept-Language and navigator.language). */
+  async function pageIn(locale: string): Promise<{ page: Page; errors: string[]; close: () => Promise<void> }> {
+    const context = await browser.newContext({ locale, viewport: { width: 1000, height: 900 } });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    return { page, errors, close: () => context.close() };
+  }
+  const text = (page: Page, selector: string) => page.locator(selector).first().innerText();
+
+  it("ui_locales=ja: the page, the script's table, buttons and status lines, and a known API error are Japanese; an unknown one keeps the server's message", async () => {
+    const { page, errors, close } = await pageIn("en-US");
+    await page.goto(`${server.url}/developer?ui_locales=ja`);
+    expect([await page.getAttribute("html", "lang"), await page.getAttribute("html", "dir")]).toEqual(["ja", "ltr"]);
+    expect(await page.title()).toBe(`${ja["dev.title"]} — Slotgate`);
+    expect(await text(page, "h1")).toBe("Slotgate 開発者センター");
+    expect(await text(page, 'label[for="password"]')).toBe(ja["signIn.password"]);
+    expect(await text(page, '#auth-form button[value="signup"]')).toBe(ja["dev.createAccount"]);
+
+    // A known error code: the script shows the code and the Japanese text, not the API's English message.
+    await page.fill("#email", randomEmail("nobody"));
+    await page.fill("#password", "dev-password-123");
+    await page.click('#auth-form button[value="login"]');
+    await waitText(page, "error", "equals", `invalid_credentials: ${ja["error.invalid_credentials"]}`);
+
+    await page.fill("#email", randomEmail("dev-ja"));
+    await page.click('#auth-form button[value="signup"]');
+    await page.waitForSelector("#client-form", { state: "visible" });
+    expect(await text(page, "#center th")).toBe(ja["dev.name"]);
+
+    // A code the page does not translate (its message names the field): the server's own message.
+    await page.fill("#name", "Sakura Quest");
+    await page.fill("#redirect_uris", "not-a-uri");
+    await page.fill("#download_url", "https://sakura.example/download");
+    await page.fill("#web_url", "https://sakura.example/");
+    await page.click('#client-form button[type="submit"]');
+    await waitText(page, "error", "starts", "invalid_request: ");
+    const refused = (await page.textContent("#error"))!;
+    expect(refused).toMatch(/redirect_uris/);
+    expect(refused).not.toMatch(/[\u3040-\u30ff]/);
+
+    // What the script writes after a registration: the heading, the table's cells, the Manage button and its label.
+    await page.fill("#redirect_uris", "https://sakura.example/callback");
+    await page.click('#client-form button[type="submit"]');
+    await page.waitForSelector("#secret", { state: "visible" });
+    expect(await text(page, "#new-heading")).toBe(ja["devScript.secretOnce"]);
+    const row = page.locator("#clients tr", { hasText: "Sakura Quest" });
+    await row.waitFor();
+    expect(await row.locator("td").allInnerTexts()).toEqual([
+      "Sakura Quest",
+      expect.stringMatching(/^sg_/),
+      "https://sakura.example/callback",
+      "web",
+      ja["devScript.no"],
+      "authorization_code",
+      ja["devScript.confidential"],
+      ja["devScript.active"],
+      ja["devScript.manage"],
+    ]);
+    await page.click('button[aria-label="Sakura Quest を管理"]');
+    await page.waitForSelector("#manage", { state: "visible" });
+    expect(await text(page, "#manage-title")).toBe("Sakura Quest の管理");
+    expect(await text(page, "#m-overlap")).toBe(ja["devScript.onlyCurrentSecret"]);
+    expect(await text(page, "#toggle-disabled")).toBe(ja["devScript.disable"]);
+    await page.click("#save");
+    await notice(page, ja["devScript.saved"]);
+    expect(errors).toEqual([]);
+    await close();
+  }, 60_000);
+
+  it("without ui_locales the browser's Accept-Language decides (Korean); an unshipped language gets English", async () => {
+    for (const [locale, lang, heading] of [
+      ["ko-KR", "ko", ko["dev.title"]],
+      ["de-DE", "en", en["dev.title"]],
+    ] as const) {
+      const { page, close } = await pageIn(locale);
+      await page.goto(`${server.url}/developer`);
+      expect(await page.getAttribute("html", "lang")).toBe(lang);
+      expect(await page.title()).toBe(`${heading} — Slotgate`);
+      await close();
+    }
+  });
+
+  it("ui_locales=ar lays the page out right to left: the heading starts at the right, the first button sits rightmost, the table's first column is at the right", async () => {
+    const client = await registerClient(server.url, { name: "Desert Run" });
+    const { page, errors, close } = await pageIn("en-US");
+    await page.goto(`${server.url}/developer?ui_locales=ar`);
+    expect([await page.getAttribute("html", "lang"), await page.getAttribute("html", "dir")]).toEqual(["ar", "rtl"]);
+    expect(await page.evaluate(() => getComputedStyle(document.body).direction)).toBe("rtl");
+    const heading = await page.evaluate(() => {
+      const h1 = document.querySelector("h1")!;
+      const range = document.createRange();
+      range.selectNodeContents(h1);
+      const [block, line] = [h1.getBoundingClientRect(), range.getBoundingClientRect()];
+      return { right: Math.abs(line.right - block.right) < 2, left: Math.abs(line.left - block.left) < 2 };
+    });
+    expect(heading).toEqual({ right: true, left: false });
+    const box = async (selector: string) => (await page.locator(selector).boundingBox())!;
+    expect((await box('#auth-form button[value="login"]')).x).toBeGreaterThan((await box('#auth-form button[value="signup"]')).x);
+
+    // Signed in: the script's rows are Arabic and the table reads from the right.
+    await page.evaluate((token) => sessionStorage.setItem("slotgate_dev_token", token), client.devToken);
+    await page.reload();
+    const row = page.locator("#clients tr", { hasText: "Desert Run" });
+    await row.waitFor();
+    expect(await row.innerText()).toContain(ar["devScript.confidential"]);
+    expect(await text(page, '#clients button[aria-label="إدارة Desert Run"]')).toBe(ar["devScript.manage"]);
+    const [first, last] = [await box("#center > .scroll thead th:first-child"), await box("#center > .scroll thead th:last-child")];
+    expect(first.x).toBeGreaterThan(last.x);
+    expect(errors).toEqual([]);
+    await close();
+  });
+});
+
 describe("developer center in Chromium: the provider side", () => {
   const KEY_OVERLAP_SECONDS = 4;
   let chainServer: TestServer;
@@ -299,7 +418,7 @@ describe("developer center in Chromium: the provider side", () => {
     expect(newKey).not.toBe(oldKey);
     const [download] = await Promise.all([page.waitForEvent("download"), page.click("#p-download")]);
     expect(JSON.parse(readFileSync((await download.path())!, "utf8"))).toEqual({ client_id: client.client_id, aes_key: newKey, aes_iv: newIv });
-    await waitText(page, "p-state", "includes", "the previous key still decrypts until");
+    await waitText(page, "p-state", "includes", "The previous key still decrypts until");
     await shot("developer-center-07-provider", page);
 
     expect((await spend(oldKey, oldIv)).status).toBe(200);

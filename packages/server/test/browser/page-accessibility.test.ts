@@ -10,7 +10,7 @@ import { onFreeLoopbackPort, startTestServer, type TestServer } from "../support
 
 /**
  * axe-core (the npm package, injected into the page) on every hosted page, in the light and dark theme
- * and every shipped language: no serious or critical violation. Plus a sign-up and sign-in done with the
+ * and every shipped language (the developer center too, signed out and signed in): no serious or critical violation. Plus a sign-up and sign-in done with the
  * keyboard alone.
  */
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
@@ -134,15 +134,29 @@ describe("accessibility of the hosted pages (axe-core in Chromium)", () => {
     }
   }
 
-  for (const theme of THEMES) {
-    it(`developer center, ${theme}: no serious or critical violation`, async () => {
-      const context = await browser.newContext({ colorScheme: theme, bypassCSP: true });
-      const page = await context.newPage();
-      await page.goto(`${base}/developer`);
-      await page.waitForSelector("#auth-form");
-      expect(await seriousViolations(page)).toEqual([]);
-      await context.close();
-    });
+  for (const locale of LOCALES) {
+    for (const theme of THEMES) {
+      it(`developer center, ${locale}, ${theme}: no serious or critical violation signed out, nor signed in with an application open`, async () => {
+        const { devToken } = await registerClient(base, { name: "Audit Quest" });
+        const context = await browser.newContext({ colorScheme: theme, bypassCSP: true });
+        const page = await context.newPage();
+        try {
+          await page.goto(`${base}/developer?ui_locales=${locale}`);
+          await page.waitForSelector("#auth-form");
+          expect(await page.getAttribute("html", "lang")).toBe(locale);
+          const found: Record<string, string[]> = { "signed out": await seriousViolations(page) };
+          await page.evaluate((token) => sessionStorage.setItem("slotgate_dev_token", token), devToken);
+          await page.reload();
+          await page.locator("#clients tr", { hasText: "Audit Quest" }).locator("button").click();
+          await page.waitForSelector("#manage", { state: "visible" });
+          await page.waitForFunction(() => document.getElementById("m-overlap")?.textContent !== "");
+          found["signed in, managing an application"] = await seriousViolations(page);
+          expect(found).toEqual({ "signed out": [], "signed in, managing an application": [] });
+        } finally {
+          await context.close();
+        }
+      });
+    }
   }
 
   it("axe finds planted violations (the audit can fail): an unlabelled field, grey-on-white text", async () => {

@@ -86,6 +86,13 @@ describe("page languages", () => {
     expect(translator("ja").error(locked)).toContain("15 分");
   });
 
+  it("gives a page script a message as text and argument names, and refuses one it could not fill in (a plural)", () => {
+    expect(translator("en").template("devScript.retrying")).toEqual(["Delivery ", "id", " is being retried."]);
+    expect(translator("ko").template("devScript.attempts")).toEqual(["", "max", "회 중 ", "attempts", "회"]);
+    expect(translator("ja").template("devScript.saved")).toEqual([ja["devScript.saved"]]);
+    expect(() => translator("en").template("error.otpWrong")).toThrow(/plain \{arguments\}/);
+  });
+
   it("gives the passkey script its two messages in the page's language (it writes no text of its own)", () => {
     const html = renderSignInForm("n", translator("ko"), { action: "/oauth/authorize", fields: {}, appName: "A", note: { id: "signIn.heading" } }, "c", {
       passkeys: true,

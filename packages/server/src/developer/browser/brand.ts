@@ -1,5 +1,6 @@
 import { type ClientApplication, PATHS } from "@slotgate/protocol";
 import { byId, fail, fieldValue, say, setHidden } from "./dom.js";
+import { t } from "./messages.js";
 import type { Session } from "./session.js";
 
 /** A client's brand as `GET`/`PATCH …/clients/{client_id}/brand` answer it (each null when not set). */
@@ -88,7 +89,7 @@ export class BrandSection {
     else if (file) body.logo = { content_type: file.type, data_base64: await base64Of(file) };
     const { brand } = await this.#session.call<{ brand: ClientBrand }>("PATCH", this.#path(client), body);
     this.#fill(brand);
-    say("Brand saved.");
+    say(t("devScript.brandSaved"));
     this.#changed();
   }
 }

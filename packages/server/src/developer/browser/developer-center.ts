@@ -17,6 +17,7 @@ import {
 } from "@slotgate/protocol";
 import { buttonCell, byId, cell, fail, fieldValue, fillRows, isPublic, listOf, setHidden } from "./dom.js";
 import { loadMailbox } from "./mailbox.js";
+import { t } from "./messages.js";
 import { ManagePanel } from "./manage.js";
 import { Session } from "./session.js";
 
@@ -42,11 +43,11 @@ function loadClients(): void {
         cell(row, c.client_id);
         cell(row, c.redirect_uris.join(" "));
         cell(row, c.platform);
-        cell(row, c.blockchain ? "yes" : "no");
+        cell(row, t(c.blockchain ? "devScript.yes" : "devScript.no"));
         cell(row, (c.grant_types ?? []).join(" "));
-        cell(row, isPublic(c) ? "public (no secret)" : "confidential");
-        cell(row, c.disabled ? "disabled" : "active");
-        buttonCell(row, "Manage", `Manage ${c.name}`, () => panel.open(c, true));
+        cell(row, t(isPublic(c) ? "devScript.public" : "devScript.confidential"));
+        cell(row, t(c.disabled ? "devScript.disabled" : "devScript.active"));
+        buttonCell(row, t("devScript.manage"), t("devScript.manageLabel", { name: c.name }), () => panel.open(c, true));
       });
       panel.listed(clients);
     })
@@ -97,7 +98,7 @@ byId("client-form").addEventListener("submit", (event) => {
     .then((registered) => {
       byId("new-id").textContent = registered.client_id;
       byId("new-secret").textContent = "client_secret" in registered ? registered.client_secret : "";
-      byId("new-heading").textContent = isPublic(registered) ? "Public client registered: it has no secret" : "Copy the secret now — it is shown only once";
+      byId("new-heading").textContent = t(isPublic(registered) ? "devScript.publicRegistered" : "devScript.secretOnce");
       setHidden("new-secret-line", isPublic(registered));
       setHidden("secret", false);
       loadClients();

@@ -1,5 +1,5 @@
 import { PATHS } from "@slotgate/protocol";
-import { byId, cell, fail, fillRows, setHidden } from "./dom.js";
+import { cell, fail, fillRows, setHidden } from "./dom.js";
 import type { Session } from "./session.js";
 
 /** One message of the development mailbox (`GET /v1/dev-user/mailbox`). */
@@ -10,9 +10,8 @@ interface MailboxMessage {
   text: string;
 }
 
-/** Answer of `GET /v1/dev-user/mailbox`: only on the embedded default (no `SMTP_URL`); elsewhere an error. */
+/** Answer of `GET /v1/dev-user/mailbox`: only on the embedded default (no `SMTP_URL`); elsewhere an error. Its `warning` is on the page already, in the page's language. */
 interface MailboxAnswer {
-  warning: string;
   messages: MailboxMessage[];
 }
 
@@ -31,7 +30,6 @@ export function loadMailbox(session: Session): void {
     .then((box) => {
       setHidden("mailbox", !box);
       if (!box) return;
-      byId("mailbox-warning").textContent = box.warning;
       fillRows("mails", box.messages, (row, m) => {
         cell(row, m.date);
         cell(row, m.to);

@@ -8,6 +8,7 @@ import {
 } from "@slotgate/protocol";
 import { buttonCell, byId, cell, fail, fieldValue, fillRows, isPublic, listOf, say, setHidden } from "./dom.js";
 import { BrandSection } from "./brand.js";
+import { t } from "./messages.js";
 import { ProviderSection } from "./provider.js";
 import type { Session } from "./session.js";
 
@@ -51,7 +52,7 @@ export class ManagePanel {
       this.#call<ClientApplication>("PATCH", clientPath(client), body, (edited) => {
         this.#current = null;
         this.open(edited, false);
-        say("Saved.");
+        say(t("devScript.saved"));
         this.#reload();
       });
     });
@@ -61,7 +62,7 @@ export class ManagePanel {
       this.#call<ClientSecretRotationResponse>("POST", `${clientPath(client)}/secret`, undefined, (rotated) => {
         byId("rotated-secret").textContent = rotated.client_secret;
         setHidden("rotated", false);
-        say("Secret rotated.");
+        say(t("devScript.secretRotated"));
         this.open(rotated, false);
       });
     });
@@ -69,15 +70,15 @@ export class ManagePanel {
       const client = this.#current;
       if (!client) return;
       this.#call<ClientApplication>("POST", `${clientPath(client)}/${client.disabled ? "enable" : "disable"}`, undefined, (changed) => {
-        say(changed.disabled ? "Disabled." : "Enabled.");
+        say(t(changed.disabled ? "devScript.disabledDone" : "devScript.enabledDone"));
         this.#reload();
       });
     });
     byId("delete").addEventListener("click", () => {
       const client = this.#current;
-      if (!client || !confirm(`Delete ${client.name}? Its users can no longer sign in and its tokens stop working. This cannot be undone.`)) return;
+      if (!client || !confirm(t("devScript.deleteConfirm", { name: client.name }))) return;
       this.#call("DELETE", clientPath(client), undefined, () => {
-        say("Deleted.");
+        say(t("devScript.deleted"));
         this.close();
         this.#reload();
       });
@@ -101,13 +102,13 @@ export class ManagePanel {
     setHidden("manage", false);
     byId("m-name").textContent = client.name;
     byId("m-id").textContent = client.client_id;
-    byId("m-state").textContent = client.disabled ? "disabled" : "active";
-    byId("toggle-disabled").textContent = client.disabled ? "Enable" : "Disable";
+    byId("m-state").textContent = t(client.disabled ? "devScript.disabled" : "devScript.active");
+    byId("toggle-disabled").textContent = t(client.disabled ? "devScript.enable" : "devScript.disable");
     byId("m-overlap").textContent = isPublic(client)
-      ? "A public client has no secret: its codes are proven with PKCE."
+      ? t("devScript.publicNoSecret")
       : client.previous_secret_valid_until
-        ? `The previous secret still works until ${client.previous_secret_valid_until}.`
-        : "Only the current secret works.";
+        ? t("devScript.previousSecret", { until: client.previous_secret_valid_until })
+        : t("devScript.onlyCurrentSecret");
     byId("rotate", HTMLButtonElement).disabled = isPublic(client);
     if (changed) {
       setHidden("rotated", true);
@@ -158,13 +159,13 @@ export class ManagePanel {
           row.dataset["deliveryId"] = d.id;
           row.dataset["status"] = d.status;
           cell(row, d.kind);
-          cell(row, d.target ?? "(not configured)");
+          cell(row, d.target ?? t("devScript.notConfigured"));
           cell(row, d.status);
-          cell(row, `${d.attempts} of ${d.max_attempts}`);
+          cell(row, t("devScript.attempts", { attempts: d.attempts, max: d.max_attempts }));
           cell(row, d.last_error ?? "");
           cell(row, d.next_attempt_at ?? "");
           if (d.status === "delivered") cell(row, "");
-          else buttonCell(row, "Retry now", `Retry delivery ${d.id} now`, () => this.#retry(client, d));
+          else buttonCell(row, t("devScript.retry"), t("devScript.retryLabel", { id: d.id }), () => this.#retry(client, d));
         }),
       )
       .catch(fail);
@@ -172,7 +173,7 @@ export class ManagePanel {
 
   #retry(client: ClientApplication, delivery: Delivery): void {
     this.#call("POST", `${clientPath(client)}/deliveries/${delivery.id}/retry`, undefined, () => {
-      say(`Delivery ${delivery.id} is being retried.`);
+      say(t("devScript.retrying", { id: delivery.id }));
       setTimeout(() => this.#loadDeliveries(), 500);
     });
   }

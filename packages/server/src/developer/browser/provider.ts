@@ -7,6 +7,7 @@ import type {
   ProviderStatus,
 } from "@slotgate/protocol";
 import { byId, cell, fail, fillRows, say, setHidden, fieldValue } from "./dom.js";
+import { t } from "./messages.js";
 import type { Session } from "./session.js";
 
 /** Answer of a cuid registration: landed, or accepted with a chain write still on its way (202). */
@@ -46,7 +47,7 @@ export class ProviderSection {
       this.#session
         .call<CuidAnswer>("POST", `${this.#base(client)}/provider/cuids`, body)
         .then((answer) => {
-          say("write_id" in answer ? `The cuid registration is on its way (write ${answer.write_id}); refresh in a moment.` : "cuid registered.");
+          say("write_id" in answer ? t("devScript.cuidPending", { write: answer.write_id }) : t("devScript.cuidRegistered"));
           if (!("write_id" in answer)) this.#showKey(client, answer);
           this.#afterChange();
         })
@@ -59,7 +60,7 @@ export class ProviderSection {
       this.#session
         .call<ProviderStatus>("POST", `${this.#base(client)}/provider/replay_protection`, { enabled: !status.replay_protection })
         .then((answer) => {
-          say(`Spend replay protection ${answer.replay_protection ? "on." : "off."}`);
+          say(t(answer.replay_protection ? "devScript.replayOn" : "devScript.replayOff"));
           this.#afterChange();
         })
         .catch(fail);
@@ -70,7 +71,7 @@ export class ProviderSection {
       this.#session
         .call<ProviderKeyRotation>("POST", `${this.#base(client)}/provider/key`)
         .then((answer) => {
-          say("AES key rotated.");
+          say(t("devScript.keyRotated"));
           this.#showKey(client, answer);
           this.#afterChange();
         })
@@ -101,19 +102,25 @@ export class ProviderSection {
       .call<ProviderStatus>("GET", `${this.#base(client)}/provider`)
       .then((status) => {
         this.#status = status;
-        const key = status.registered
-          ? `AES key issued${status.key_rotated_at ? `, last rotated ${status.key_rotated_at}` : ""}${status.previous_key_valid_until ? `; the previous key still decrypts until ${status.previous_key_valid_until}` : ""}.`
-          : "No cuid registered yet: the first registration issues the AES key and IV.";
-        byId("p-state").textContent = `${key} Spend replay protection: ${status.replay_protection ? "on" : "off"}.`;
+        const sentences = [
+          !status.registered
+            ? t("devScript.noCuid")
+            : status.key_rotated_at
+              ? t("devScript.keyIssuedRotated", { at: status.key_rotated_at })
+              : t("devScript.keyIssued"),
+          status.previous_key_valid_until ? t("devScript.previousKey", { until: status.previous_key_valid_until }) : "",
+          t(status.replay_protection ? "devScript.replayStateOn" : "devScript.replayStateOff"),
+        ];
+        byId("p-state").textContent = sentences.filter(Boolean).join(" ");
         const replay = byId("p-replay", HTMLButtonElement);
-        replay.textContent = `Turn spend replay protection ${status.replay_protection ? "off" : "on"}`;
+        replay.textContent = t(status.replay_protection ? "devScript.turnReplayOff" : "devScript.turnReplayOn");
         replay.disabled = !status.registered;
         byId("p-rotate", HTMLButtonElement).disabled = !status.registered;
         fillRows("cuids", status.cuids, (row, c) => {
           row.dataset["cuid"] = c.cuid;
           cell(row, c.cuid);
           cell(row, c.release_per === null ? "" : String(c.release_per));
-          cell(row, c.release_enabled ? "yes" : "no");
+          cell(row, t(c.release_enabled ? "devScript.yes" : "devScript.no"));
           cell(row, c.owner_addr ?? "");
         });
       })

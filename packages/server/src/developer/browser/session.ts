@@ -1,4 +1,5 @@
 import type { ErrorBody } from "@slotgate/protocol";
+import { errorText } from "./messages.js";
 
 /** Where the developer token is kept: sessionStorage, never a cookie (no ambient credential). */
 const TOKEN_KEY = "slotgate_dev_token";
@@ -41,7 +42,7 @@ export class Session {
     sessionStorage.removeItem(TOKEN_KEY);
   }
 
-  /** Calls the API with a JSON body; an error answer rejects with `error: message`. */
+  /** Calls the API with a JSON body; an error answer rejects with `error: message` (the message in the page's language when it has one, `errorText`). */
   async call<T>(method: Method, path: string, body?: object): Promise<T> {
     const response = await fetch(path, { method, headers: this.#headers(true), body: body ? JSON.stringify(body) : undefined });
     const answer = (await response.json()) as T | ErrorBody;
@@ -51,7 +52,7 @@ export class Session {
         this.signOut();
         this.#onSignedOut();
       }
-      throw new Error(`${error.error}: ${error.message}`);
+      throw new Error(errorText(error.error, error.message));
     }
     return answer as T;
   }

@@ -46,6 +46,11 @@ export interface Translator {
   rich<T>(id: MessageId, values: Record<string, string | number | ((chunks: Array<string | T>) => T)>): Array<string | T>;
   /** A player-facing error: a {@link Shown} message, or a server error by its code (its English message when the code has no translation). */
   error(error: Shown | SlotgateServerError): string;
+  /**
+   * The message `id` for a page script to fill in: its text and the names of its `{arguments}`, alternating
+   * (`["Delivery ", "id", " is being retried."]`). Only text and plain arguments; throws on plurals, selects and tags.
+   */
+  template(id: MessageId): string[];
 }
 
 const formats = new Map<string, IntlMessageFormat>();
@@ -96,6 +101,16 @@ export function translator(locale: Locale): Translator {
       }
       const durations = Object.entries(error.durations ?? {}).map(([k, v]) => [k, durationText(locale, v)]);
       return t(error.id, { ...error.values, ...Object.fromEntries(durations) });
+    },
+    template(id) {
+      const parts = [""];
+      for (const element of format(locale, id).getAst()) {
+        // The parser's TYPE.literal (0) and TYPE.argument (1): the only elements a page script fills in.
+        if (element.type === 0) parts[parts.length - 1] += element.value;
+        else if (element.type === 1) parts.push(element.value, "");
+        else throw new Error(`The message ${id} has more than text and plain {arguments}: a page script cannot fill it in`);
+      }
+      return parts;
     },
   };
   translators.set(locale, found);

@@ -3,10 +3,14 @@
 // another machine), so core 1 is the service's alone. The mining mode is switched per burst on the same
 // node (`evm_setAutomine`, `evm_setIntervalMining`): automine, or a block every `blockTime` seconds.
 //
-//   argv: users blockTimeSeconds
+//   argv: users blockTimeSeconds db phases
+//     db       pglite (default): each service its own in-memory PGlite database, in this process and core;
+//              postgres: each service its own schema (dropped at the end) on DATABASE_URL or
+//              postgres://postgres@127.0.0.1:5432/test, the server's processes off this core's process
+//     phases   the runner's phases (comma-separated): without `spends`, the proxy services are not set up
 //
-// Four services, each with its own in-memory PGlite database (services on one database with one key
-// would share that key's writer lease, and one planner would send every service's writes):
+// Four services, each with its own database (services on one database with one key would share that
+// key's writer lease, and one planner would send every service's writes):
 //   direct/batched   the defaults: spends in increase_used_batch (spendBatchLimit 50), bundler up to 24
 //                    operations per handleOps
 //   direct/single    one transaction per write: spendBatchLimit 1 (one increase_used per spend),
@@ -37,6 +41,11 @@ import { openDatabase } from "@slotgate/storage";
 
 const USERS = Number(process.argv[2] ?? 50);
 const BLOCK_TIME = Number(process.argv[3] ?? 2);
+const DB = process.argv[4] ?? "pglite";
+if (DB !== "pglite" && DB !== "postgres") throw new Error("db must be pglite or postgres");
+const ROUTES = (process.argv[5] ?? "spends,ops").split(",").includes("spends") ? ["direct", "proxy"] : ["direct"];
+const DATABASE_URL = process.env.DATABASE_URL || "postgres://postgres@127.0.0.1:5432/test";
+const schemaRun = randomBytes(4).toString("hex");
 const stateDir = mkdtempSync(join(tmpdir(), "slotgate-bench-anvil-"));
 const dev = await startDevelopmentChain({ stateDir, port: 0 });
 try {
@@ -58,6 +67,21 @@ const proxyUrl = await new Promise((resolve) => {
   process.send({ type: "anvil", rpcUrl: dev.anvil.rpcUrl });
 });
 
+// With BENCH_QUERY_STATS=1, each service's database counts its statements (by their first 90 characters):
+// each ops burst answers how many it ran, and the most frequent (the runner prints them).
+const queryStats = process.env.BENCH_QUERY_STATS === "1" ? new Map() : undefined;
+function counted(db) {
+  if (queryStats === undefined) return db;
+  const on = (q) => ({
+    query(sql, params) {
+      const key = sql.replace(/\s+/g, " ").trim().slice(0, 90);
+      queryStats.set(key, (queryStats.get(key) ?? 0) + 1);
+      return q.query(sql, params);
+    },
+  });
+  return { kind: db.kind, ...on(db), transaction: (fn) => db.transaction((tx) => fn(on(tx))), close: () => db.close() };
+}
+
 const keys = { keyEncryptionKey: randomBytes(32).toString("hex"), recoveryKey: randomBytes(32).toString("hex") };
 const MODES = {
   batched: { bundler: { kind: "built-in" } },
@@ -68,7 +92,8 @@ const targets = { direct: {}, proxy: {} };
 let nextUser = 1;
 
 async function setUp(route, mode) {
-  const db = await openDatabase({});
+  const schema = `sg_bench_chain_${schemaRun}_${route}_${mode}`;
+  const db = counted(DB === "postgres" ? await openDatabase({ databaseUrl: DATABASE_URL, schema }) : await openDatabase({}));
   const chain = route === "proxy" ? { ...dev.chain, rpcUrl: proxyUrl } : dev.chain;
   // writeWaitMs: a spend answers when it landed (not `pending` after the default 30 s), so every latency is a landing.
   const service = await createChainService({ db, ...keys, chain, ...MODES[mode], writeWaitMs: 180_000, warn: () => undefined });
@@ -89,9 +114,17 @@ async function setUp(route, mode) {
     users.push({ credentials, slot: await service.contentAddressFor(user_uuid) });
   };
   for (let i = 0; i < USERS; i += 10) await Promise.all(Array.from({ length: Math.min(10, USERS - i) }, one));
-  targets[route][mode] = { service, db, client, cuid, spendKey: { key: registered.aes_key, iv: registered.aes_iv }, users };
+  targets[route][mode] = {
+    service,
+    db,
+    schema: DB === "postgres" ? schema : undefined,
+    client,
+    cuid,
+    spendKey: { key: registered.aes_key, iv: registered.aes_iv },
+    users,
+  };
 }
-for (const route of ["direct", "proxy"]) for (const mode of ["batched", "single"]) await setUp(route, mode);
+for (const route of ROUTES) for (const mode of ["batched", "single"]) await setUp(route, mode);
 
 async function mining(chain) {
   if (chain === "block-time") {
@@ -142,6 +175,7 @@ async function ops({ mode }) {
   await mining("automine");
   const t = targets.direct[mode];
   round += 1;
+  queryStats?.clear();
   const started = performance.now();
   const results = await Promise.all(
     t.users.map(({ credentials }, i) =>
@@ -149,7 +183,11 @@ async function ops({ mode }) {
     ),
   );
   const seconds = (performance.now() - started) / 1000;
-  return { ops: results.length, seconds, handleOps: new Set(results.map((r) => r.tx_hash)).size };
+  const queries = queryStats && {
+    total: [...queryStats.values()].reduce((a, b) => a + b, 0),
+    top: [...queryStats].sort((a, b) => b[1] - a[1]).slice(0, 25),
+  };
+  return { ops: results.length, seconds, handleOps: new Set(results.map((r) => r.tx_hash)).size, ...(queries ? { queries } : {}) };
 }
 
 // The service runs at most max(1, cores - 1) derivations at once (src/keys/share-pin.ts); the ceiling
@@ -237,6 +275,7 @@ async function answer(msg) {
     for (const route of Object.values(targets)) {
       for (const t of Object.values(route)) {
         await t.service.close();
+        if (t.schema) await t.db.query(`DROP SCHEMA ${t.schema} CASCADE`).catch(() => undefined);
         await t.db.close();
       }
     }

@@ -1,9 +1,12 @@
 // Chain benchmark of the Slotgate server: one command, every mode interleaved in rounds.
 //
 //   node bench/chain/run.mjs [--rounds 5] [--users 50] [--block-time 2] [--proxy-delay 50] [--pbkdf2-seconds 3]
-//                            [--phases spends,ops] [--duration 5] [--pin-loops 8] [--out FILE]
+//                            [--phases spends,ops] [--db pglite|postgres] [--duration 5] [--pin-loops 8] [--out FILE]
 //
-// Figures go to bench/results/chain[-<phases>]-node<major>-<date>.json (bench/results-file.mjs).
+// Figures go to bench/results/chain[-<phases>][-postgres]-node<major>-<date>.json (bench/results-file.mjs).
+// --db: the target's services on in-memory PGlite (default, in the target's process and core) or on
+// PostgreSQL (DATABASE_URL or postgres://postgres@127.0.0.1:5432/test, a schema of their own each,
+// dropped at the end). With --phases ops (no spends) only the two direct services are set up.
 //
 // The target (ops-target.mjs) runs pinned to core 1 (taskset -c 1); this process, the JSON-RPC proxy and
 // the target's Anvil node on core 0 (the node stands for another machine). Needs the dist builds
@@ -20,6 +23,7 @@
 //   ops     `users` sponsored UserOperations at once through ChainService.verifyPin (PIN unlock with
 //           PBKDF2, paymaster and owner signatures, built-in bundler), automine: batched (up to 24 per
 //           handleOps) vs single (one per handleOps)
+//           (BENCH_QUERY_STATS=1: the target counts each burst's database statements and the runner prints them)
 //   pbkdf2  the PBKDF2 ceiling on the target's core: share_pin derivations per second with the
 //           service's parameters, `pbkdf2-seconds` long
 // After the rounds, `gas`: one increase_used_batch of 50 slots vs one increase_used (receipts).
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     "pin-loops": { type: "string", default: "8" },
     "pin-samples": { type: "string", default: "100" },
     phases: { type: "string", default: "spends,ops" },
+    db: { type: "string", default: "pglite" },
     "block-time": { type: "string", default: "2" },
     out: { type: "string" },
   },
@@ -61,7 +66,9 @@ const USERS = Number(values.users);
 const PIN_LOOPS = Number(values["pin-loops"]);
 const PIN_SAMPLES = Number(values["pin-samples"]);
 const PHASES = values.phases.split(",");
-const OUT = values.out ?? resultsFile("chain", values.phases === "spends,ops" ? [] : [PHASES.join("+")]);
+const DB = values.db;
+if (DB !== "pglite" && DB !== "postgres") throw new Error("--db must be pglite or postgres");
+const OUT = values.out ?? resultsFile("chain", [...(values.phases === "spends,ops" ? [] : [PHASES.join("+")]), ...(DB === "pglite" ? [] : [DB])]);
 const BLOCK_TIME = Number(values["block-time"]);
 const PROXY_DELAY = Number(values["proxy-delay"]);
 const PBKDF2_SECONDS = Number(values["pbkdf2-seconds"]);
@@ -130,8 +137,8 @@ let targetInfo = {};
 const wantSpends = PHASES.includes("spends");
 const wantOps = PHASES.includes("ops");
 if (wantSpends || wantOps) {
-  console.error(`[chain bench] target: 4 chain services, ${USERS} slot wallets each (set-up takes a minute or two)`);
-  const target = spawn("taskset", ["-c", "1", process.execPath, join(here, "ops-target.mjs"), String(USERS), String(BLOCK_TIME)], {
+  console.error(`[chain bench] target: ${wantSpends ? 4 : 2} chain services on ${DB}, ${USERS} slot wallets each (set-up takes a minute or two)`);
+  const target = spawn("taskset", ["-c", "1", process.execPath, join(here, "ops-target.mjs"), String(USERS), String(BLOCK_TIME), DB, PHASES.join(",")], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   let proxy;
@@ -155,7 +162,8 @@ if (wantSpends || wantOps) {
 
   // Warm-up, not counted: one burst per spend service (every slot has spent before the counted rounds,
   // so each counted spend is the steady state, as today's 42,322 gas) and one per operation service.
-  for (const route of ["direct", "proxy"]) for (const mode of MODES) await ask(target, { type: "spends", route, mode, chain: "automine" }, "spends");
+  if (wantSpends)
+    for (const route of ["direct", "proxy"]) for (const mode of MODES) await ask(target, { type: "spends", route, mode, chain: "automine" }, "spends");
   if (wantOps) for (const mode of MODES) await ask(target, { type: "ops", mode }, "ops");
   console.error("[chain bench] warmed up");
 
@@ -198,6 +206,12 @@ if (wantSpends || wantOps) {
           cpu_ms_per_op: +(r.cpu_ms / r.ops).toFixed(1),
           cpu_share: +(r.cpu_ms / 1000 / r.seconds).toFixed(2),
         });
+        if (r.queries) {
+          console.error(
+            `  round ${round + 1} ops ${mode}: ${r.queries.total} database statements (${(r.queries.total / r.ops).toFixed(1)} per op), most frequent:`,
+          );
+          for (const [sql, n] of r.queries.top) console.error(`    ${String(n).padStart(5)}  ${sql}`);
+        }
         console.error(
           `  round ${round + 1} ops ${mode}: ${r.ops} ops in ${r.seconds.toFixed(2)} s = ${(r.ops / r.seconds).toFixed(1)} ops/s, ${r.handleOps} handleOps, ${(r.cpu_ms / r.ops).toFixed(1)} ms CPU/op (${((100 * r.cpu_ms) / 1000 / r.seconds).toFixed(0)} % of a core)`,
         );
@@ -421,6 +435,7 @@ const results = {
   },
   rounds: ROUNDS,
   users: USERS,
+  db: DB,
   block_time_s: BLOCK_TIME,
   proxy_delay_ms: PROXY_DELAY,
   targets,

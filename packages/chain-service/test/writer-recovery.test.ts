@@ -27,8 +27,11 @@ async function freshSigner(): Promise<Wallet> {
 /** A provider whose node never receives a transaction: the state an instance leaves when it dies between keeping and sending. */
 function droppingProvider(url: string): JsonRpcProvider {
   const provider = new JsonRpcProvider(url, undefined, { cacheTimeout: -1 });
-  provider.broadcastTransaction = async () => {
-    throw new Error("the instance died before sending");
+  // Every way of sending a raw transaction (`broadcastTransaction` too) goes through `send`.
+  const send = provider.send.bind(provider);
+  provider.send = async (method, params) => {
+    if (method === "eth_sendRawTransaction") throw new Error("the instance died before sending");
+    return send(method, params);
   };
   return provider;
 }

@@ -35,7 +35,12 @@ export interface OperationPayload {
   effects?: WriteEffects;
 }
 
-const entryPointInterface = new Interface(entryPointAbi);
+/** The topic of the EntryPoint's `UserOperationEvent` (its topic 1 is the operation's hash), hashed once. */
+const USER_OPERATION_EVENT_TOPIC = (() => {
+  const event = new Interface(entryPointAbi).getEvent("UserOperationEvent");
+  if (event === null) throw new Error("the EntryPoint ABI has no UserOperationEvent");
+  return event.topicHash;
+})();
 
 /** How far back an operation's `UserOperationEvent` is looked for (its sponsorship lasts minutes). */
 const LOOKBACK_BLOCKS = 50_000;
@@ -187,12 +192,10 @@ export class OperationPlanner implements WritePlanner {
   /** Settles an operation whose `UserOperationEvent` is on chain (another bundler included it): answers whether it was. */
   async findLanded(write: WriteRecord): Promise<boolean> {
     const payload = payloadOf(write);
-    const event = entryPointInterface.getEvent("UserOperationEvent");
-    if (!event) return false;
     const head = await this.o.provider.getBlockNumber();
     const logs = await this.o.provider.getLogs({
       address: this.o.entryPoint,
-      topics: [event.topicHash, payload.userOpHash],
+      topics: [USER_OPERATION_EVENT_TOPIC, payload.userOpHash],
       fromBlock: Math.max(0, head - LOOKBACK_BLOCKS),
       toBlock: head,
     });
@@ -215,14 +218,19 @@ export class OperationPlanner implements WritePlanner {
       );
       return;
     }
-    for (const write of writes) await this.settleOperation(write, receipt);
+    // The receipt's outcomes are read once for the whole bundle, not once per operation in it.
+    const outcomes = userOperationOutcomes(this.o.entryPoint, receipt.logs);
+    for (const write of writes) await this.settleOperation(write, receipt, outcomes);
   }
 
-  /** Settles one operation from the receipt of the bundle that carried it (no event of it there: back in the queue). */
-  async settleOperation(write: WriteRecord, receipt: TransactionReceipt): Promise<void> {
+  /**
+   * Settles one operation from the receipt of the bundle that carried it (no event of it there: back in
+   * the queue). `outcomes`: the receipt's {@link userOperationOutcomes}, when the caller read them already.
+   */
+  async settleOperation(write: WriteRecord, receipt: TransactionReceipt, outcomes = userOperationOutcomes(this.o.entryPoint, receipt.logs)): Promise<void> {
     if (write.status === "confirmed" || write.status === "failed") return;
     const payload = payloadOf(write);
-    const outcome = userOperationOutcomes(this.o.entryPoint, receipt.logs).find((o) => o.userOpHash === payload.userOpHash);
+    const outcome = outcomes.find((o) => o.userOpHash === payload.userOpHash);
     if (outcome === undefined) {
       await requeueWrites(this.o.db, [write.id], false);
       return;

@@ -1,4 +1,4 @@
-import { type JsonRpcProvider, type TransactionReceipt, Transaction, type Wallet, keccak256 } from "ethers";
+import { type JsonRpcProvider, type TransactionReceipt, type Wallet, keccak256 } from "ethers";
 import { type TransactionRecord, insertTransaction, markSent, openTransactions, settleTransaction, takeNonce } from "../storage/signers.js";
 import { type WriteRecord, markSubmitted, pendingWrites, requeueWrites, writesOfTransaction } from "../storage/writes.js";
 import { failWrite } from "./effects.js";
@@ -113,7 +113,9 @@ export class SignerWriter extends LeasedLoop {
 
   async #broadcast(tx: TransactionRecord): Promise<void> {
     try {
-      await this.#o.provider.broadcastTransaction(tx.raw);
+      // The raw JSON-RPC call: `provider.broadcastTransaction` also reads the block number and parses the
+      // transaction back (recovering its sender's key) to answer a response object nobody here reads.
+      await this.#o.provider.send("eth_sendRawTransaction", [tx.raw]);
     } catch (error) {
       // "already known" / "nonce too low": the node has it or mined it; the next reconcile settles it.
       const message = String((error as { message?: unknown })?.message ?? "");
@@ -152,20 +154,17 @@ export class SignerWriter extends LeasedLoop {
       const record = await db.transaction(async (tx) => {
         const nonce = await takeNonce(tx, this.address, holder, chainNonce);
         if (nonce === null) return null; // the lease moved to another instance: it sends these writes
-        const signed = Transaction.from(
-          await wallet.signTransaction({
-            type: 2,
-            chainId,
-            nonce: Number(nonce),
-            to: planned.to,
-            data: planned.data,
-            gasLimit: planned.gasLimit,
-            maxFeePerGas,
-            maxPriorityFeePerGas,
-            value: 0n,
-          }),
-        );
-        const raw = signed.serialized;
+        const raw = await wallet.signTransaction({
+          type: 2,
+          chainId,
+          nonce: Number(nonce),
+          to: planned.to,
+          data: planned.data,
+          gasLimit: planned.gasLimit,
+          maxFeePerGas,
+          maxPriorityFeePerGas,
+          value: 0n,
+        });
         const txHash = keccak256(raw);
         await insertTransaction(tx, { signer: this.address, nonce, txHash, raw });
         await markSubmitted(

@@ -1,15 +1,27 @@
-import { Contract, type FeeData, type Provider, type Signer } from "ethers";
+import { type FeeData, type FunctionFragment, Interface, type Provider, type Signer } from "ethers";
 import type { SlotgateAddresses } from "../contracts/connect.js";
 import { ContractsError } from "../errors.js";
-import { type EntryPointContract, entryPointAbi } from "../generated/entryPoint.js";
-import { type SlotgatePaymasterContract, slotgatePaymasterAbi } from "../generated/slotgatePaymaster.js";
+import { entryPointAbi } from "../generated/entryPoint.js";
+import { slotgatePaymasterAbi } from "../generated/slotgatePaymaster.js";
 import { requireAddress } from "../validate.js";
 import { W_SALT, computeWalletAddress, encodeInitCode } from "../wallet/addresses.js";
 import { DEFAULT_MAX_OPERATION_GAS, type SponsorshipPolicy, checkOperationGas, simulateWalletCall } from "./policy.js";
-import { signUserOperation } from "./sign.js";
+import { signedWithHash } from "./sign.js";
 import { type SponsorshipWindow, sponsorUserOperation, sponsorshipWindow } from "./sponsor.js";
 import { type SubmitResult, type UserOperationOutcome, submitUserOperations } from "./submit.js";
-import { type UserOperation, type UserOperationCalls, type UserOperationGas, buildUserOperation, encodeCalls, getUserOpHash } from "./user-operation.js";
+import { type UserOperation, type UserOperationCalls, type UserOperationGas, buildUserOperation, encodeCalls } from "./user-operation.js";
+
+// Parsed once: a Contract built from an ABI parses the whole ABI again (the EntryPoint's is large).
+const entryPointInterface = new Interface(entryPointAbi);
+const paymasterInterface = new Interface(slotgatePaymasterAbi);
+const GET_NONCE = functionOf(entryPointInterface, "getNonce");
+const SENDER_NONCE = functionOf(paymasterInterface, "senderNonce");
+
+function functionOf(abi: Interface, name: string): FunctionFragment {
+  const fragment = abi.getFunction(name);
+  if (fragment === null) throw new Error(`the ABI has no ${name} function`);
+  return fragment;
+}
 
 /** The nonces the next operation of a wallet must carry. */
 export interface OperationNonces {
@@ -39,12 +51,18 @@ export async function readOperationNonces(
   addresses: Pick<SlotgateAddresses, "entryPoint" | "paymaster">,
   sender: string,
 ): Promise<OperationNonces> {
-  const entryPoint = new Contract(requireAddress(addresses.entryPoint, "entryPoint"), entryPointAbi, provider) as unknown as EntryPointContract;
-  const paymaster = new Contract(requireAddress(addresses.paymaster, "paymaster"), slotgatePaymasterAbi, provider) as unknown as SlotgatePaymasterContract;
+  const entryPoint = requireAddress(addresses.entryPoint, "entryPoint");
+  const paymaster = requireAddress(addresses.paymaster, "paymaster");
   const wallet = requireAddress(sender, "sender");
   try {
-    const [nonce, paymasterNonce] = await Promise.all([entryPoint.getNonce(wallet, 0n), paymaster.senderNonce(wallet)]);
-    return { nonce, paymasterNonce };
+    const [nonce, paymasterNonce] = await Promise.all([
+      provider.call({ to: entryPoint, data: entryPointInterface.encodeFunctionData(GET_NONCE, [wallet, 0n]) }),
+      provider.call({ to: paymaster, data: paymasterInterface.encodeFunctionData(SENDER_NONCE, [wallet]) }),
+    ]);
+    return {
+      nonce: entryPointInterface.decodeFunctionResult(GET_NONCE, nonce)[0] as bigint,
+      paymasterNonce: paymasterInterface.decodeFunctionResult(SENDER_NONCE, paymasterNonce)[0] as bigint,
+    };
   } catch (cause) {
     throw new ContractsError("chain_error", "could not read the wallet's nonces", { cause });
   }
@@ -223,10 +241,10 @@ async function signSponsored(
     paymasterNonce: input.paymasterNonce,
     window,
   });
-  const userOperation = await signUserOperation(sponsored, input.owner, { entryPoint: addresses.entryPoint, chainId });
+  const { userOperation, userOpHash } = await signedWithHash(sponsored, input.owner, { entryPoint: addresses.entryPoint, chainId });
   return {
     userOperation,
-    userOpHash: getUserOpHash(userOperation, addresses.entryPoint, chainId),
+    userOpHash,
     sender: userOperation.sender,
     deploysWallet,
     validUntil: window.validUntil,

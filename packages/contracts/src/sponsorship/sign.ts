@@ -25,6 +25,11 @@ export interface SigningDomain {
  * ```
  */
 export async function signUserOperation(op: UserOperation, owner: Signer, domain: SigningDomain): Promise<UserOperation> {
-  const hash = getUserOpHash(op, domain.entryPoint, domain.chainId);
-  return { ...op, signature: await owner.signMessage(getBytes(hash)) };
+  return (await signedWithHash(op, owner, domain)).userOperation;
+}
+
+/** @internal {@link signUserOperation}, answering the hash it signed too (the operation's {@link getUserOpHash}: `signature` is not covered). */
+export async function signedWithHash(op: UserOperation, owner: Signer, domain: SigningDomain): Promise<{ userOperation: UserOperation; userOpHash: string }> {
+  const userOpHash = getUserOpHash(op, domain.entryPoint, domain.chainId);
+  return { userOperation: { ...op, signature: await owner.signMessage(getBytes(userOpHash)) }, userOpHash };
 }

@@ -1,4 +1,4 @@
-import { Interface, type Log, type Provider, type Signer, type TransactionReceipt, getAddress } from "ethers";
+import { type EventFragment, Interface, type Log, type Provider, type Signer, type TransactionReceipt } from "ethers";
 import { decodeContractError } from "../contracts/decode-error.js";
 import { ContractsError } from "../errors.js";
 import { entryPointAbi } from "../generated/entryPoint.js";
@@ -45,6 +45,15 @@ export interface SubmitOptions {
 }
 
 const entryPointInterface = new Interface(entryPointAbi);
+
+/** An EntryPoint event and its topic, hashed once: `Interface.parseLog` hashes every event's signature for each log. */
+function entryPointEvent(name: string): { fragment: EventFragment; topicHash: string } {
+  const fragment = entryPointInterface.getEvent(name);
+  if (fragment === null) throw new Error(`the EntryPoint ABI has no ${name} event`);
+  return { fragment, topicHash: fragment.topicHash };
+}
+const USER_OPERATION_EVENT = entryPointEvent("UserOperationEvent");
+const USER_OPERATION_REVERT_REASON = entryPointEvent("UserOperationRevertReason");
 
 /** The handleOps transaction of a bundle. */
 export interface HandleOpsTransaction {
@@ -145,22 +154,24 @@ export async function simulateHandleOps(provider: Provider, tx: HandleOpsTransac
  * ```
  */
 export function userOperationOutcomes(entryPoint: string, logs: readonly Log[]): UserOperationOutcome[] {
-  const entryPointAddress = requireAddress(entryPoint, "entryPoint");
+  const entryPointAddress = requireAddress(entryPoint, "entryPoint").toLowerCase();
   const revertData = new Map<string, string>();
   const outcomes: UserOperationOutcome[] = [];
   for (const log of logs) {
-    if (getAddress(log.address) !== entryPointAddress) continue;
-    const parsed = entryPointInterface.parseLog(log);
-    if (parsed?.name === "UserOperationRevertReason") {
-      revertData.set(String(parsed.args.userOpHash), String(parsed.args.revertReason));
-    } else if (parsed?.name === "UserOperationEvent") {
+    if (log.address.toLowerCase() !== entryPointAddress) continue;
+    const topic = log.topics[0]?.toLowerCase();
+    if (topic === USER_OPERATION_REVERT_REASON.topicHash) {
+      const args = entryPointInterface.decodeEventLog(USER_OPERATION_REVERT_REASON.fragment, log.data, log.topics);
+      revertData.set(String(args.userOpHash), String(args.revertReason));
+    } else if (topic === USER_OPERATION_EVENT.topicHash) {
+      const args = entryPointInterface.decodeEventLog(USER_OPERATION_EVENT.fragment, log.data, log.topics);
       outcomes.push({
-        userOpHash: String(parsed.args.userOpHash),
-        sender: String(parsed.args.sender),
-        nonce: BigInt(parsed.args.nonce),
-        success: Boolean(parsed.args.success),
-        actualGasCost: BigInt(parsed.args.actualGasCost),
-        actualGasUsed: BigInt(parsed.args.actualGasUsed),
+        userOpHash: String(args.userOpHash),
+        sender: String(args.sender),
+        nonce: BigInt(args.nonce),
+        success: Boolean(args.success),
+        actualGasCost: BigInt(args.actualGasCost),
+        actualGasUsed: BigInt(args.actualGasUsed),
       });
     }
   }

@@ -1,4 +1,4 @@
-import { AbiCoder, Interface, concat, getCreate2Address, getCreateAddress, keccak256, toBeHex } from "ethers";
+import { AbiCoder, Interface, concat, getBytes, getCreate2Address, getCreateAddress, keccak256, toBeHex } from "ethers";
 import { ContractsError } from "../errors.js";
 import { erc1967ProxyBytecode } from "../generated/erc1967Proxy.js";
 import { slotgateAccountAbi } from "../generated/slotgateAccount.js";
@@ -82,13 +82,30 @@ export function computeAccountImplementationAddress(factory: string): string {
  * ```
  */
 export function computeWalletAddress(factory: string, owner: string, salt: bigint): string {
+  // A pure function of its arguments, called several times per operation: computed once per (factory, owner, salt).
+  const key = typeof salt === "bigint" ? `${factory}:${owner}:${salt}` : undefined;
+  const known = key === undefined ? undefined : walletAddresses.get(key);
+  if (known !== undefined) return known;
   const factoryAddress = requireAddress(factory, "factory");
   const ownerAddress = requireAddress(owner, "owner");
   const initialize = accountInterface.encodeFunctionData("initialize", [ownerAddress]);
-  const constructorArgs = AbiCoder.defaultAbiCoder().encode(["address", "bytes"], [computeAccountImplementationAddress(factoryAddress), initialize]);
-  const initCodeHash = keccak256(concat([erc1967ProxyBytecode, constructorArgs]));
-  return getCreate2Address(factoryAddress, toBeHex(checkedSalt(salt), 32), initCodeHash);
+  const constructorArgs = getBytes(AbiCoder.defaultAbiCoder().encode(["address", "bytes"], [computeAccountImplementationAddress(factoryAddress), initialize]));
+  const initCode = new Uint8Array(PROXY_BYTECODE.length + constructorArgs.length);
+  initCode.set(PROXY_BYTECODE);
+  initCode.set(constructorArgs, PROXY_BYTECODE.length);
+  const address = getCreate2Address(factoryAddress, toBeHex(checkedSalt(salt), 32), keccak256(initCode));
+  if (key !== undefined) {
+    if (walletAddresses.size >= WALLET_ADDRESS_CACHE) walletAddresses.delete(walletAddresses.keys().next().value as string);
+    walletAddresses.set(key, address);
+  }
+  return address;
 }
+
+/** The proxy's creation code as bytes, converted once (it is most of what a wallet address hashes). */
+const PROXY_BYTECODE = getBytes(erc1967ProxyBytecode);
+/** The wallet addresses computed last, by their exact arguments (oldest dropped first). */
+const walletAddresses = new Map<string, string>();
+const WALLET_ADDRESS_CACHE = 4096;
 
 /** The two wallets of one owner EOA (spec 2.6). */
 export interface WalletAddresses {

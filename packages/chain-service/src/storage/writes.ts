@@ -111,11 +111,22 @@ export async function insertWrite(db: Queryable, write: NewWrite): Promise<{ rec
   return { record: existing, created: false };
 }
 
+const WRITE_ID = /^[1-9][0-9]{0,18}$/;
+
 /** A write by id, or null. */
 export async function findWrite(db: Queryable, id: string): Promise<WriteRecord | null> {
-  if (!/^[1-9][0-9]{0,18}$/.test(id)) return null;
+  if (!WRITE_ID.test(id)) return null;
   const rows = await db.query<WriteRow>("SELECT * FROM cs_writes WHERE id = $1", [id]);
   return rows[0] ? toRecord(rows[0]) : null;
+}
+
+/** Several writes by id, in one statement: the ones found, by id. */
+export async function findWrites(db: Queryable, ids: readonly string[]): Promise<Map<string, WriteRecord>> {
+  const valid = ids.filter((id) => WRITE_ID.test(id));
+  if (valid.length === 0) return new Map();
+  // The ids are digits only (checked): the array literal is safe to build as text, for both drivers.
+  const rows = await db.query<WriteRow>("SELECT * FROM cs_writes WHERE id = ANY($1::bigint[])", [`{${valid.join(",")}}`]);
+  return new Map(rows.map((row) => [String(row.id), toRecord(row)]));
 }
 
 /** The write a scope made with an idempotency key, or null. */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { type ChainWriteResponse, type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";
 import type { Database, Queryable } from "@slotgate/storage";
 import { ChainServiceError, type ChainServiceErrorCode } from "../errors.js";
-import { type NewWrite, type WriteRecord, findWrite, findWriteByKey, insertWrite } from "../storage/writes.js";
+import { type NewWrite, type WriteRecord, findWrite, findWriteByKey, findWrites, insertWrite } from "../storage/writes.js";
 
 /** Whose write it is and how a retry finds it: the idempotency identity of a request. */
 export interface WriteIdentity {
@@ -85,14 +85,21 @@ class EarlierWrite extends Error {
   }
 }
 
+/** Rows asked for, by id, with who asked. */
+type DueReads = Map<string, Array<{ resolve: (record: WriteRecord | null) => void; reject: (error: unknown) => void }>>;
+
 /**
  * @internal The requests' side of the durable writes: records a write (or finds the earlier one of
  * the same idempotency key: a different request under it is refused), wakes its writer, and waits for
  * the outcome, for at most `waitMs`; the writers settle writes and call {@link WriteWaits.notify}.
- * Other instances' settlements are seen by polling the row.
+ * Other instances' settlements are seen by polling the row. The waiters' polls fall on the same
+ * instants (multiples of `pollMs`) and the rows due at one instant, or woken by one settlement, are
+ * read in one statement: a burst of waiting requests costs one read per poll, not one per request.
  */
 export class WriteWaits {
   readonly #waiters = new Map<string, Set<() => void>>();
+  /** Rows waiters asked for in this turn of the event loop, read together once it ends. */
+  #due: DueReads | undefined;
 
   constructor(
     private readonly o: {
@@ -179,6 +186,30 @@ export class WriteWaits {
     return this.o.present ? this.o.present(record) : (record.result ?? {});
   }
 
+  /** Reads write `id`, in one statement with the other rows asked for in this turn of the event loop. */
+  #read(id: string): Promise<WriteRecord | null> {
+    return new Promise((resolve, reject) => {
+      let due = this.#due;
+      if (due === undefined) {
+        const batch: DueReads = new Map();
+        due = batch;
+        this.#due = batch;
+        setImmediate(() => {
+          this.#due = undefined;
+          findWrites(this.o.db, [...batch.keys()]).then(
+            (found) => {
+              for (const [key, readers] of batch) for (const reader of readers) reader.resolve(found.get(key) ?? null);
+            },
+            (error: unknown) => {
+              for (const readers of batch.values()) for (const reader of readers) reader.reject(error);
+            },
+          );
+        });
+      }
+      due.set(id, [...(due.get(id) ?? []), { resolve, reject }]);
+    });
+  }
+
   /** Waits for `record` to settle until the deadline; answers its state then. */
   async #wait(record: WriteRecord, deadline: number): Promise<WriteRecord> {
     const pollMs = this.o.pollMs ?? 100;
@@ -186,6 +217,8 @@ export class WriteWaits {
     for (;;) {
       if (current.status === "confirmed" || current.status === "failed" || Date.now() >= deadline) return current;
       const id = current.id;
+      // The next multiple of pollMs (at most pollMs away): every waiter's poll falls on the same instants.
+      const untilPoll = pollMs - (Date.now() % pollMs);
       await new Promise<void>((resolve) => {
         const set = this.#waiters.get(id) ?? new Set();
         const wake = () => {
@@ -194,11 +227,11 @@ export class WriteWaits {
           if (set.size === 0) this.#waiters.delete(id);
           resolve();
         };
-        const timer = setTimeout(wake, Math.min(pollMs, Math.max(1, deadline - Date.now())));
+        const timer = setTimeout(wake, Math.min(untilPoll, Math.max(1, deadline - Date.now())));
         set.add(wake);
         this.#waiters.set(id, set);
       });
-      current = (await findWrite(this.o.db, id)) ?? current;
+      current = (await this.#read(id)) ?? current;
     }
   }
 

@@ -4,7 +4,7 @@ import { migrateChainService } from "../../src/index.js";
 import { reservePinAttempt } from "../../src/storage/pin-attempts.js";
 import { acceptSpendNonce } from "../../src/storage/providers.js";
 import { findKeys, findWallet, insertWallet } from "../../src/storage/wallets.js";
-import { purgeSettledWrites } from "../../src/storage/writes.js";
+import { findWrite, findWrites, purgeSettledWrites } from "../../src/storage/writes.js";
 import { newUserId } from "./setup.js";
 
 const wallet = (userUuid: number) => ({
@@ -88,6 +88,24 @@ export function defineStorageSuite(name: string, open: () => Promise<Database>) 
       expect(await purgeSettledWrites(db, before)).toBe(0);
       // The keys of the purged writes are free again.
       expect(await db.query("SELECT 1 FROM cs_writes WHERE scope = $1 AND idempotency_key = 'old-0'", [scope])).toEqual([]);
+    });
+
+    it("reads several writes by id in one statement, as one by one, skipping malformed and unknown ids", async () => {
+      const db = await open();
+      const scope = `client:find-${newUserId()}`;
+      const ids: string[] = [];
+      for (const status of ["pending", "confirmed", "failed"]) {
+        const rows = await db.query<{ id: string }>(
+          `INSERT INTO cs_writes (kind, signer, scope, idempotency_key, request_hash, payload, status)
+           VALUES ('call', '0xsigner', $1, NULL, 'h', '{"n":1}', $2) RETURNING id::text`,
+          [scope, status],
+        );
+        ids.push(rows[0]!.id);
+      }
+      const found = await findWrites(db, [...ids, "0", "1; DROP TABLE cs_writes", "9223372036854775807"]);
+      expect([...found.keys()].sort()).toEqual([...ids].sort());
+      for (const id of ids) expect(found.get(id)).toEqual(await findWrite(db, id));
+      expect(await findWrites(db, [])).toEqual(new Map());
     });
 
     it("accepts a spend nonce exactly once under concurrency", async () => {

@@ -29,7 +29,7 @@
 //                                             sent directly with the spend-recorder key (receipts' gasUsed)
 import { execFileSync } from "node:child_process";
 import { createHash, pbkdf2, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -250,20 +250,49 @@ const inspector = profileDir ? new Session() : undefined;
 inspector?.connect();
 const post = (method, params) => new Promise((resolve, reject) => inspector.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
 let profiled = 0;
-/** Runs `fn` and adds the process's CPU time (user + system, all threads: PBKDF2 runs on libuv's pool) to its answer. */
+/**
+ * CPU ticks (user + system) of this process's threads by thread name, from /proc (Linux; empty elsewhere):
+ * the main thread is the process's own name, libuv's pool (PBKDF2) `libuv-worker`, V8's GC and compiler `V8 Worker`.
+ */
+function threadTicks() {
+  const ticks = {};
+  try {
+    for (const tid of readdirSync("/proc/self/task")) {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const name = tid === String(process.pid) ? "main" : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      ticks[name] = (ticks[name] ?? 0) + Number(fields[11]) + Number(fields[12]);
+    }
+  } catch {
+    // not Linux: no per-thread figures
+  }
+  return ticks;
+}
+
+/** Runs `fn` and adds the process's CPU time (user + system, all threads: PBKDF2 runs on libuv's pool) to its answer, and per thread name. */
 async function measured(name, fn) {
   if (inspector) {
     await post("Profiler.enable");
     await post("Profiler.start");
   }
+  const ticksBefore = threadTicks();
   const cpu = process.cpuUsage();
   const result = await fn();
   const used = process.cpuUsage(cpu);
+  const ticksAfter = threadTicks();
+  // Clock ticks are 10 ms on Linux (USER_HZ 100).
+  const threads_ms = Object.fromEntries(Object.entries(ticksAfter).map(([thread, t]) => [thread, (t - (ticksBefore[thread] ?? 0)) * 10]));
   if (inspector) {
     const { profile } = await post("Profiler.stop");
     writeFileSync(join(profileDir, `${name}-${++profiled}.cpuprofile`), JSON.stringify(profile));
   }
-  return { ...result, cpu_ms: Math.round((used.user + used.system) / 1000) };
+  return {
+    ...result,
+    cpu_ms: Math.round((used.user + used.system) / 1000),
+    cpu_user_ms: Math.round(used.user / 1000),
+    cpu_system_ms: Math.round(used.system / 1000),
+    threads_ms,
+  };
 }
 async function answer(msg) {
   const name = [msg.type, msg.route, msg.mode, msg.chain].filter(Boolean).join("-");

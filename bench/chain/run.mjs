@@ -205,6 +205,8 @@ if (wantSpends || wantOps) {
           handleOps: r.handleOps,
           cpu_ms_per_op: +(r.cpu_ms / r.ops).toFixed(1),
           cpu_share: +(r.cpu_ms / 1000 / r.seconds).toFixed(2),
+          cpu_system_ms_per_op: +(r.cpu_system_ms / r.ops).toFixed(1),
+          threads_ms_per_op: Object.fromEntries(Object.entries(r.threads_ms).map(([thread, ms]) => [thread, +(ms / r.ops).toFixed(1)])),
         });
         if (r.queries) {
           console.error(
@@ -213,7 +215,12 @@ if (wantSpends || wantOps) {
           for (const [sql, n] of r.queries.top) console.error(`    ${String(n).padStart(5)}  ${sql}`);
         }
         console.error(
-          `  round ${round + 1} ops ${mode}: ${r.ops} ops in ${r.seconds.toFixed(2)} s = ${(r.ops / r.seconds).toFixed(1)} ops/s, ${r.handleOps} handleOps, ${(r.cpu_ms / r.ops).toFixed(1)} ms CPU/op (${((100 * r.cpu_ms) / 1000 / r.seconds).toFixed(0)} % of a core)`,
+          `  round ${round + 1} ops ${mode}: ${r.ops} ops in ${r.seconds.toFixed(2)} s = ${(r.ops / r.seconds).toFixed(1)} ops/s, ${r.handleOps} handleOps, ${(r.cpu_ms / r.ops).toFixed(1)} ms CPU/op (${((100 * r.cpu_ms) / 1000 / r.seconds).toFixed(0)} % of a core; per op by thread: ${Object.entries(
+            r.threads_ms,
+          )
+            .filter(([, ms]) => ms > 0)
+            .map(([thread, ms]) => `${thread} ${(ms / r.ops).toFixed(1)}`)
+            .join(", ")} ms; system ${(r.cpu_system_ms / r.ops).toFixed(1)} ms)`,
         );
       }
       const p = await ask(target, { type: "pbkdf2", seconds: PBKDF2_SECONDS }, "pbkdf2");
@@ -459,6 +466,8 @@ const results = {
           handleOps_per_round: rows.map((r) => r.handleOps),
           cpu_ms_per_op: summary(rows.map((r) => r.cpu_ms_per_op)),
           cpu_share_of_core: summary(rows.map((r) => r.cpu_share)),
+          cpu_system_ms_per_op: summary(rows.map((r) => r.cpu_system_ms_per_op)),
+          threads_ms_per_op: rows.map((r) => r.threads_ms_per_op),
         },
       ]),
   ),

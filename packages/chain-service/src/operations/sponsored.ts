@@ -68,6 +68,8 @@ export interface CheckedOperation {
   readonly window: SponsorshipWindow;
   /** Whether the wallet has code on chain (an operation of nonce 0 of a wallet without code deploys it). */
   readonly walletDeployed: boolean;
+  /** The operation's callData (`encodeCalls(input.calls)`), encoded once for the simulation and the signed operation. */
+  readonly callData: string;
 }
 
 /** The most an operation can cost the paymaster (EntryPoint v0.6 prefund with a paymaster: verification counted three times). */
@@ -164,16 +166,17 @@ export class SponsoredOperations {
         readOperationNonces(ctx.provider, ctx.addresses, input.sender),
         ctx.provider.getCode(input.sender),
       ]);
+      const callData = encodeCalls(input.calls);
       if (ctx.sponsorship.policy.simulate) {
         const ownWallet = computeWalletAddress(ctx.addresses.factory, initialOwner, salt) === getAddress(input.sender);
         await simulateWalletCall(ctx.provider, {
           entryPoint: ctx.addresses.entryPoint,
           sender: input.sender,
-          callData: encodeCalls(input.calls),
+          callData,
           ...(ownWallet ? { initCode: encodeInitCode(ctx.addresses.factory, initialOwner, salt) } : {}),
         });
       }
-      return { input, onChain, fees, window, walletDeployed: code !== "0x" };
+      return { input, onChain, fees, window, walletDeployed: code !== "0x", callData };
     } catch (cause) {
       throw refusal(cause);
     }
@@ -191,7 +194,7 @@ export class SponsoredOperations {
    */
   async record(checked: CheckedOperation, ownerKey: Buffer): Promise<WriteRecord> {
     const { ctx } = this;
-    const { input, onChain, fees, window, walletDeployed } = checked;
+    const { input, onChain, fees, window, walletDeployed, callData } = checked;
     const budgets: SponsorshipBudget[] = [
       ...(ctx.budgets.userWeiPerDay > 0n ? [{ scope: `user:${input.budget.userUuid}`, limitWei: ctx.budgets.userWeiPerDay }] : []),
       ...(input.budget.cuid !== undefined && ctx.budgets.cuidWeiPerDay > 0n
@@ -211,7 +214,7 @@ export class SponsoredOperations {
           sender: input.sender,
           initialOwner: input.deployment.initialOwner,
           salt: input.deployment.salt,
-          calls: input.calls,
+          calls: { callData },
           chainId: ctx.chainId,
           nonce: nonces.nonce,
           paymasterNonce: nonces.nonce + nonces.paymasterOffset,

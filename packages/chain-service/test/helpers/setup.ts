@@ -3,15 +3,8 @@ import { deploy } from "@slotgate/contracts";
 import { type Database, openDatabase } from "@slotgate/storage";
 import { JsonRpcProvider, Wallet, parseEther } from "ethers";
 import { type PendingWriteResponse, isPendingWrite } from "@slotgate/protocol";
-import {
-  type AnvilProcess,
-  type ChainService,
-  type ChainServiceConfig,
-  ChainServiceError,
-  type RpcChainConfig,
-  developmentKey,
-  startAnvil,
-} from "../../src/index.js";
+import { inject } from "vitest";
+import { type AnvilProcess, type ChainService, type ChainServiceConfig, ChainServiceError, type RpcChainConfig, developmentKey } from "../../src/index.js";
 import { createContext } from "../../src/context.js";
 import type { ServiceContext } from "../../src/service-context.js";
 import { serviceOver } from "../../src/surface.js";
@@ -65,12 +58,9 @@ export interface Harness {
   db: Database;
 }
 
-let node: Promise<AnvilProcess> | undefined;
-
-/** The suite's one Anvil node (in memory, any free port), stopped when the test process exits. */
-export function sharedChain(): Promise<AnvilProcess> {
-  node ??= startAnvil({ port: 0 });
-  return node;
+/** The suite's one Anvil node (in memory, any free port), started and stopped by `test/global-setup.ts`. */
+export async function sharedChain(): Promise<Pick<AnvilProcess, "rpcUrl" | "pid">> {
+  return inject("sharedAnvil");
 }
 
 /** The development keys the services of this suite use (operator, spend recorder, paymaster signer, bundler). */

@@ -57,7 +57,7 @@ export async function startReceiver(): Promise<Receiver> {
       seen = 0;
     },
     hold() {
-      let release = () => undefined as void;
+      let release: () => void = () => {};
       state.gate = new Promise<void>((r) => {
         release = r;
       });

@@ -3,24 +3,14 @@
  * signs in (or up, mailbox step included) on Slotgate's authorize page and decides; or enters the device
  * code on the verification page and decides. Chromium runs with the flags of shared/TOOLCHAIN.md.
  */
-import { readMailbox, waitForMailedCode } from "@slotgate/server/testing";
+import { chromiumLaunchOptions, readMailbox, waitForMailedCode } from "@slotgate/server/testing";
 import { type Browser, chromium, type Response } from "playwright-core";
 
 /** Launches headless Chromium (`SLOTGATE_CHROMIUM`, default /usr/bin/chromium); each launch has a fresh profile. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  // The project's Chromium flags (TOOLCHAIN.md), with Playwright's default arguments kept as they were here.
+  const { ignoreDefaultArgs: _keepDefaults, ...options } = chromiumLaunchOptions();
+  return chromium.launch(options);
 }
 
 /** A player account: created on first use with `signUp`. */

@@ -1,23 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { chromiumLaunchOptions } from "../../src/testing/chromium-options.js";
 import type { SmtpSink } from "./smtp.js";
 
 /** Headless Chromium (Debian's /usr/bin/chromium, or SLOTGATE_CHROMIUM) with the flags of TOOLCHAIN.md. */
 export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  // The project's Chromium flags (TOOLCHAIN.md), with Playwright's default arguments kept as they were here.
+  const { ignoreDefaultArgs: _keepDefaults, ...options } = chromiumLaunchOptions();
+  return chromium.launch(options);
 }
 
 /** An app of its own origin on 127.0.0.1:0 that answers every path with one HTML page. */

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { linkSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 
 /**
  * True when a process with this pid runs (on this machine), also when it belongs to another user.
@@ -21,6 +21,10 @@ export function processAlive(pid: number): boolean {
  * Takes `file` for this process (it holds the pid): `what` must have one owner process. A lock left
  * by a process that no longer runs is taken over. Returns the release function.
  *
+ * The lock appears whole or not at all: the pid is written to a file of this process's own and
+ * hard-linked to `file` (a link fails when `file` exists), so another process never reads a lock
+ * file that exists but does not hold its pid yet, and never takes such a file for a stale one.
+ *
  * @param file - the lock file's path
  * @param what - what the lock protects, for the error message
  * @returns a function that removes the lock
@@ -34,10 +38,10 @@ export function processAlive(pid: number): boolean {
  */
 export function lockFile(file: string, what: string): () => void {
   for (let attempt = 0; attempt < 2; attempt++) {
+    const own = `${file}.${process.pid}`;
     try {
-      const fd = openSync(file, "wx", 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
+      writeFileSync(own, String(process.pid), { mode: 0o600 });
+      linkSync(own, file);
       return () => rmSync(file, { force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
@@ -46,6 +50,8 @@ export function lockFile(file: string, what: string): () => void {
         throw new Error(`${what} is in use by process ${pid} (one process at a time); stop it or use another data directory`);
       }
       rmSync(file, { force: true });
+    } finally {
+      rmSync(own, { force: true });
     }
   }
   throw new Error(`could not lock ${what} (${file})`);

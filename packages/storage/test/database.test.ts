@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
@@ -108,9 +108,10 @@ describe("lockFile", () => {
     const file = join(tempDir(), "x.lock");
     const child = spawn(process.execPath, ["-e", `require("fs").writeFileSync(${JSON.stringify(file)}, String(process.pid)); setTimeout(() => {}, 30000)`]);
     try {
+      // The child's writeFileSync creates the file before it writes the pid: wait for the pid.
       await new Promise<void>((resolve) => {
         const poll = setInterval(() => {
-          if (existsSync(file)) {
+          if (existsSync(file) && readFileSync(file, "utf8") === String(child.pid)) {
             clearInterval(poll);
             resolve();
           }
@@ -125,6 +126,29 @@ describe("lockFile", () => {
     expect(readFileSync(file, "utf8")).toBe(String(process.pid));
     release();
     expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe("lockFile across processes", () => {
+  it("gives the lock to exactly one of several processes that take it at the same moment", async () => {
+    const file = join(tempDir(), "race.lock");
+    const dist = new URL("../dist/index.js", import.meta.url).href;
+    const start = Date.now() + 1500;
+    const script = `
+      const { lockFile } = await import(${JSON.stringify(dist)});
+      while (Date.now() < ${start}) {}
+      try { lockFile(${JSON.stringify(file)}, "the race"); console.log("won"); setTimeout(() => {}, 2500); }
+      catch (error) { console.log(String(error.message).includes("is in use by process") ? "lost" : "error " + error.message); }`;
+    const outcomes = await Promise.all(
+      Array.from({ length: 8 }, () => {
+        const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
+        let out = "";
+        child.stdout.on("data", (chunk) => (out += chunk));
+        return new Promise<string>((resolve) => child.once("exit", () => resolve(out.trim())));
+      }),
+    );
+    expect(outcomes.sort()).toEqual(["lost", "lost", "lost", "lost", "lost", "lost", "lost", "won"]);
+    expect(readdirSync(dirname(file))).toEqual(["race.lock"]);
   });
 });
 

@@ -24,6 +24,8 @@ export function processAlive(pid: number): boolean {
  * The lock appears whole or not at all: the pid is written to a file of this process's own and
  * hard-linked to `file` (a link fails when `file` exists), so another process never reads a lock
  * file that exists but does not hold its pid yet, and never takes such a file for a stale one.
+ * Left open: two processes that find the same stale lock at the same moment may both remove it; the
+ * second removal can then take the first one's new lock (a crash followed by two simultaneous starts).
  *
  * @param file - the lock file's path
  * @param what - what the lock protects, for the error message

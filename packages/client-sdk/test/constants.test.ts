@@ -19,6 +19,9 @@ describe("constants copied from @slotgate/protocol (kept out of the bundle)", ()
       BROWSER_LOGOUT_PATH: PATHS.browserLogout,
       RENEW_TIMEOUT_MS: 10_000,
       RENEW_BEFORE_SECONDS: 300,
+      WALLET_CHANNEL: "slotgate_wallet",
+      WALLET_PATH: "/wallet",
+      WALLET_TIMEOUT_MS: 600_000,
     });
   });
 });

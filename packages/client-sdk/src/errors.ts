@@ -10,7 +10,7 @@
  * | `invalid_options` | what to fix in the constructor or `login()` options |
  * | `refresh_unsupported` | `refresh()` always fails in the popup flow (removed in 4.0) |
  * | `confirmation_denied` | wallet window: `The user denied the wallet request` |
- * | `confirmation_failed` | wallet window: `Wallet request failed: {reason}` (`reason`: the service's `error`) |
+ * | `confirmation_failed` | wallet window: `Wallet request failed: {reason}` (`reason`: the service's error code) |
  * | `wallet_timeout` | wallet window: `Wallet timeout` |
  *
  * The wallet window (`@slotgate/client-sdk/wallet`) also rejects with `popup_blocked` and `popup_closed`
@@ -57,7 +57,7 @@ export class SlotgateError extends Error {
   readonly code: SlotgateErrorCode;
   /**
    * For `login_failed`: the reason the service sent (e.g. `access_denied`). For `confirmation_failed`: the
-   * wallet window's `error` (e.g. `insufficient_balance`).
+   * wallet window's error code (e.g. `pin_locked`).
    */
   readonly reason?: string;
 

@@ -8,7 +8,7 @@ import { type FakePopup, fakePopup, postFromPopup, stubWindowOpen } from "./help
 
 const SERVICE = "https://auth.slotgate.test";
 const options = { slotgateUrl: SERVICE, clientId: "sg_client123", redirectUri: "https://game.test/callback.html" };
-const ID = "wc_0123456789";
+const ID = "wc_0123456789abcdefghijklmn"; // 22 to 64 base64url characters, as the service answers
 
 function settleLater<T>(promise: Promise<T>): Promise<T> {
   promise.catch(() => {});
@@ -87,11 +87,16 @@ describe("SlotgateWallet: the confirmation windows", () => {
 
   it("failed: rejects confirmation_failed with the service's error as a printable reason", async () => {
     const { promise, popup, state } = opened((w) => w.confirmSlotHandOver(ID));
-    answer(popup, state, { action: "slot_hand_over", status: "failed", confirmation_id: ID, error: "insufficient_balance\n\u0000" });
+    answer(popup, state, {
+      action: "slot_hand_over",
+      status: "failed",
+      confirmation_id: ID,
+      error: { code: "pin_locked\n\u0000", message: "Too many wrong PINs." },
+    });
     await expect(promise).rejects.toMatchObject({
       code: "confirmation_failed",
-      reason: "insufficient_balance",
-      message: "Wallet request failed: insufficient_balance",
+      reason: "pin_locked",
+      message: "Wallet request failed: pin_locked",
     });
   });
 
@@ -103,7 +108,8 @@ describe("SlotgateWallet: the confirmation windows", () => {
     ["another sender", { from: "gameauth" }],
     ["an unknown status", { data: { action: "token_transfer", status: "done" } }],
     ["a non-string tx_hash", { data: { action: "token_transfer", status: "approved", tx_hash: 7 } }],
-    ["another confirmation's id", { data: { action: "token_transfer", status: "approved", confirmation_id: "wc_other" } }],
+    ["another confirmation's id", { data: { action: "token_transfer", status: "approved", confirmation_id: "wc_another_confirmation_id" } }],
+    ["an error that is not an object with a code", { data: { action: "token_transfer", status: "failed", error: "pin_locked" } }],
   ])("ignores a message from %s and keeps waiting", async (_label, change) => {
     const { promise, popup, state } = opened((w) => w.transfer(ID));
     const { origin = SERVICE, source = popup, ...fields } = change as Record<string, unknown>;
@@ -128,6 +134,7 @@ describe("SlotgateWallet: the confirmation windows", () => {
     ["another kind", { id: ID, kind: "token_transfer" }, "call transfer()"],
     ["no id", { window_url: `${SERVICE}/wallet/confirm/${ID}` }, "createWalletConfirmation"],
     ["an empty id", "", "createWalletConfirmation"],
+    ["an id that is no confirmation id", "../../oauth/authorize", "createWalletConfirmation"],
   ])("rejects invalid_options for %s without opening a window", async (_label, confirmation, hint) => {
     const open = stubWindowOpen(fakePopup());
     const wallet = new SlotgateWallet(options);

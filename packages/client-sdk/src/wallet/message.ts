@@ -11,7 +11,8 @@ export interface WalletResultData {
   tx_hash?: string | null;
   write_id?: string | null;
   address?: string | null;
-  error?: string;
+  /** Why it `failed` (the service's error code and message). */
+  error?: { code: string; message?: string };
 }
 
 /** The wallet window's answer to its opener (and on the `slotgate_wallet` channel). @internal */
@@ -23,12 +24,12 @@ export interface WalletResultMessage {
 }
 
 const STATUSES: readonly unknown[] = ["approved", "denied", "failed"];
-const OPTIONAL = ["confirmation_id", "tx_hash", "write_id", "address", "error"] as const;
+const OPTIONAL = ["confirmation_id", "tx_hash", "write_id", "address"] as const;
 
 /**
  * Returns the message when it is a Slotgate wallet result (for `state`, when given), else undefined: `from:
  * "slotgate"`, `type: "wallet_result"`, a string `state`, and `data` with a string `action`, a known `status`
- * and the optional fields strings (`null` allowed). @internal
+ * the optional fields strings (`null` allowed) and `error`, when given, an object with a string `code`. @internal
  */
 export function readWalletMessage(value: unknown, state?: string): WalletResultMessage | undefined {
   if (typeof value !== "object" || value === null) return undefined;
@@ -41,6 +42,8 @@ export function readWalletMessage(value: unknown, state?: string): WalletResultM
     const v = data[field];
     if (v !== undefined && v !== null && typeof v !== "string") return undefined;
   }
+  const error = data["error"] as { code?: unknown } | null | undefined;
+  if (error !== undefined && (typeof error !== "object" || error === null || typeof error.code !== "string")) return undefined;
   return value as WalletResultMessage;
 }
 

@@ -89,7 +89,7 @@ const KIND_METHOD: Record<ConfirmationKind, string> = {
  * your backend asked for (`createWalletConfirmation`), or manages their wallet (PIN, recovery, approvals). Each
  * method opens a popup on the service, synchronously (call it in the click handler), with a fresh `state`, and
  * settles once: the {@link WalletOutcome} when the user approved and the service did it, else a
- * `SlotgateError`: `confirmation_denied`, `confirmation_failed` (`reason`: the service's `error`),
+ * `SlotgateError`: `confirmation_denied`, `confirmation_failed` (`reason`: the service's error code),
  * `popup_blocked`, `popup_closed`, `wallet_timeout` or `invalid_options`.
  *
  * A window's answer is taken only from the service origin and that window, or, when your page's
@@ -222,11 +222,11 @@ export class SlotgateWallet {
     const base = `${this.#options.baseUrl}${WALLET_PATH}/confirm/`;
     const c = typeof confirmation === "string" ? { id: confirmation } : confirmation;
     const id = c?.id;
-    if (typeof id !== "string" || !/^[\x21-\x7e]{1,256}$/.test(id)) return invalid("confirmation must be its id or the createWalletConfirmation answer");
+    if (typeof id !== "string" || !/^[\w-]{22,64}$/.test(id)) return invalid("confirmation must be its id or the createWalletConfirmation answer");
     if (c.kind !== undefined && c.kind !== kind) {
       return invalid(`confirmation is a ${c.kind}: call ${KIND_METHOD[c.kind as ConfirmationKind] ?? "the method of its kind"}()`);
     }
-    const url = c.window_url ?? base + encodeURIComponent(id);
+    const url = c.window_url ?? base + id;
     if (typeof url !== "string" || !url.startsWith(base) || /[?#]/.test(url)) return invalid("confirmation.window_url must be the service's wallet window URL");
     return this.#open(url, {}, options, id);
   }
@@ -259,7 +259,7 @@ export class SlotgateWallet {
         if (!d || (confirmationId !== undefined && d.confirmation_id != null && d.confirmation_id !== confirmationId)) return undefined;
         if (d.status === "denied") return new SlotgateError("confirmation_denied", "The user denied the wallet request");
         if (d.status === "failed") {
-          const reason = cleanReason(d.error ?? "");
+          const reason = cleanReason(d.error?.code ?? "");
           return new SlotgateError("confirmation_failed", `Wallet request failed: ${reason}`, reason);
         }
         return {

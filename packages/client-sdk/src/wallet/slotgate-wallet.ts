@@ -101,9 +101,10 @@ const KIND_METHOD: Record<ConfirmationKind, string> = {
  * import { SlotgateWallet } from "@slotgate/client-sdk/wallet";
  *
  * const wallet = new SlotgateWallet({ slotgateUrl, clientId, redirectUri });
+ * // Before the click: your backend's createWalletConfirmation answer (it waits 10 minutes).
+ * const confirmation = await (await fetch("/api/purchases/approve", { method: "POST" })).json();
  * buyButton.onclick = async () => {
- *   const confirmation = await (await fetch("/api/purchases/approve", { method: "POST" })).json();
- *   const { txHash } = await wallet.approvePurchases(confirmation);
+ *   const { txHash } = await wallet.approvePurchases(confirmation); // first thing in the click
  * };
  * ```
  */
@@ -126,12 +127,11 @@ export class SlotgateWallet {
 
   /**
    * Asks the user to approve the purchases your backend described (`kind: "approve_purchases"`: a `cuid` may
-   * spend up to `amount`).
+   * spend up to `amount`). Call it first thing in the click handler, with a confirmation created before.
    *
    * @example
    * ```ts
    * button.onclick = async () => {
-   *   const confirmation = await (await fetch("/api/approve", { method: "POST" })).json();
    *   try {
    *     const { txHash } = await wallet.approvePurchases(confirmation);
    *   } catch (error) {

@@ -42,8 +42,8 @@ export type ConfirmationKind = "approve_purchases" | "token_transfer" | "slot_ha
 
 /**
  * What your backend got from `createWalletConfirmation` (`POST /v1/wallet/confirmations`): the whole answer, or
- * its `id`. When `window_url` is given it must lie under `slotgateUrl`; when `kind` is given it must match the
- * method called.
+ * its `id`. When `window_url` is given it must be `{slotgateUrl}/wallet/confirm/{id}` (the service's answer, when
+ * `slotgateUrl` is its issuer); when `kind` is given it must match the method called.
  *
  * @example
  * ```ts
@@ -226,8 +226,8 @@ export class SlotgateWallet {
     if (c.kind !== undefined && c.kind !== kind) {
       return invalid(`confirmation is a ${c.kind}: call ${KIND_METHOD[c.kind as ConfirmationKind] ?? "the method of its kind"}()`);
     }
-    const url = c.window_url ?? base + id;
-    if (typeof url !== "string" || !url.startsWith(base) || /[?#]/.test(url)) return invalid("confirmation.window_url must be the service's wallet window URL");
+    const url = base + id;
+    if (c.window_url !== undefined && c.window_url !== url) return invalid(`confirmation.window_url must be ${url}`);
     return this.#open(url, {}, options, id);
   }
 

@@ -37,7 +37,14 @@ export interface WalletWindowOptions {
   timeout?: number;
 }
 
-/** The kinds of confirmation your backend creates with `createWalletConfirmation`. */
+/**
+ * The kinds of confirmation your backend creates with `createWalletConfirmation`.
+ *
+ * @example
+ * ```ts
+ * const kind: ConfirmationKind = "token_transfer"; // wallet.transfer(confirmation)
+ * ```
+ */
 export type ConfirmationKind = "approve_purchases" | "token_transfer" | "slot_hand_over";
 
 /**
@@ -52,7 +59,14 @@ export type ConfirmationKind = "approve_purchases" | "token_transfer" | "slot_ha
  */
 export type WalletConfirmation = string | { id: string; window_url?: string; kind?: string };
 
-/** The page-started wallet actions (`/wallet/{action}`). */
+/**
+ * The page-started wallet actions (`/wallet/{action}`), the `action` of their {@link WalletOutcome}.
+ *
+ * @example
+ * ```ts
+ * const { action } = await wallet.setUpPin(); // "pin-setup"
+ * ```
+ */
 export type WalletPageAction = "pin-setup" | "pin-reset" | "recover" | "approvals";
 
 /**

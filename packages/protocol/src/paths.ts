@@ -80,6 +80,12 @@ export const PATHS = {
   walletConfirmApprove: "/wallet/confirm/:confirmation_id/approve",
   /** The confirmation page's deny: nothing moves. */
   walletConfirmDeny: "/wallet/confirm/:confirmation_id/deny",
+  /** The confirmation window's last page: posts the `wallet_result` to the opener (`?state=`). */
+  walletConfirmResult: "/wallet/confirm/:confirmation_id/result",
+  /** The PIN set-up window's post (same origin, CSRF double-submit): the key share and the words, once, to the window. */
+  walletPinSetup: "/wallet/pin-setup",
+  /** A page-started window's last page: posts the `wallet_result` to the opener. */
+  walletActionResult: "/wallet/:action/result",
   /** A page-started wallet window (`pin-setup`, `pin-reset`, `recover`, `approvals`; `?client_id=&redirect_uri=&state=`). */
   walletActionPage: "/wallet/:action",
   pinRegister: "/v1/pin/register",

@@ -68,3 +68,12 @@ export const walletApproveSchema = z.strictObject({
 
 /** Body of the window's `POST /wallet/confirm/{confirmation_id}/deny`. */
 export const walletDenySchema = z.strictObject({ csrf_token: text(128) });
+
+/** Query of the confirmation window's result page: the opener's `state`. */
+export const walletConfirmResultQuerySchema = walletConfirmPageQuerySchema;
+
+/** Body of the window's `POST /wallet/pin-setup` (same-origin, CSRF double-submit): the new PIN's hash and salt. */
+export const walletPinSetupSchema = z.strictObject({ csrf_token: text(128), client_id: text(128), pin_hash: sha256Hex, pin_salt: pinSalt });
+
+/** Query of a page-started window's result page. */
+export const walletActionResultQuerySchema = walletActionPageQuerySchema.extend({ outcome: z.enum(["approved", "denied"]) });

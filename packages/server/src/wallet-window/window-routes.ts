@@ -67,6 +67,9 @@ function signInUrl(clientId: string, redirectUri: string): string {
   });
 }
 
+/** The window's pages post to their own origin (`connect-src 'self'`) and show the client's logo from it. */
+const PAGE_POLICY = { connectSelf: true, imagesSelf: true };
+
 const NOTICE_STATUS: Record<WindowNotice, number> = { noSession: 401, otherUser: 403, closed: 409 };
 
 /**
@@ -85,12 +88,16 @@ export function walletWindowRoutes(services: Services): Router {
   router.get(script.path, servePageScript(script));
 
   const notice = (res: Response, tr: Translator, client: ClientRow, redirectUri: string, kind: WindowNotice) =>
-    sendHtml(res, NOTICE_STATUS[kind], (nonce) =>
-      renderWindowNotice(nonce, tr, {
-        brand: clientPageBrand(client, new URL(redirectUri).origin),
-        notice: kind,
-        ...(kind === "noSession" ? { signInUrl: signInUrl(client.client_id, redirectUri) } : {}),
-      }),
+    sendHtml(
+      res,
+      NOTICE_STATUS[kind],
+      (nonce) =>
+        renderWindowNotice(nonce, tr, {
+          brand: clientPageBrand(client, new URL(redirectUri).origin),
+          notice: kind,
+          ...(kind === "noSession" ? { signInUrl: signInUrl(client.client_id, redirectUri) } : {}),
+        }),
+      { imagesSelf: true },
     );
 
   router.get(routePath(ENDPOINTS.walletConfirmPage.path), async (req, res) => {
@@ -113,21 +120,25 @@ export function walletWindowRoutes(services: Services): Router {
       facts.used = slot.used_balances;
     }
     const csrfToken = issueCsrfToken(req, res, secure);
-    sendHtml(res, 200, (nonce) =>
-      renderConfirmPage(nonce, tr, {
-        brand: clientPageBrand(client, new URL(row.redirect_uri).origin),
-        request,
-        facts,
-        script,
-        config: {
-          page: "confirm",
-          userId: row.user_id,
-          csrfToken,
-          postUrl: fillPath(ENDPOINTS.walletConfirmApprove, { confirmation_id }),
-          denyUrl: fillPath(ENDPOINTS.walletConfirmDeny, { confirmation_id }),
-          resultUrl: withQuery(fillPath(ENDPOINTS.walletConfirmResult, { confirmation_id }), { state }),
-        },
-      }),
+    sendHtml(
+      res,
+      200,
+      (nonce) =>
+        renderConfirmPage(nonce, tr, {
+          brand: clientPageBrand(client, new URL(row.redirect_uri).origin),
+          request,
+          facts,
+          script,
+          config: {
+            page: "confirm",
+            userId: row.user_id,
+            csrfToken,
+            postUrl: fillPath(ENDPOINTS.walletConfirmApprove, { confirmation_id }),
+            denyUrl: fillPath(ENDPOINTS.walletConfirmDeny, { confirmation_id }),
+            resultUrl: withQuery(fillPath(ENDPOINTS.walletConfirmResult, { confirmation_id }), { state }),
+          },
+        }),
+      PAGE_POLICY,
     );
   });
 
@@ -194,18 +205,22 @@ export function walletWindowRoutes(services: Services): Router {
     if (action !== "pin-setup") throw new SlotgateServerError("not_found", { message: `The ${action} window is not served yet.` });
     const csrfToken = issueCsrfToken(req, res, secure);
     const resultBase = fillPath(ENDPOINTS.walletActionResult, { action });
-    sendHtml(res, 200, (nonce) =>
-      renderPinSetupPage(nonce, tr, {
-        brand: clientPageBrand(client, new URL(query.redirect_uri).origin),
-        script,
-        config: {
-          page: "pin-setup",
-          userId: session.userId,
-          csrfToken,
-          postUrl: PATHS.walletPinSetup,
-          resultUrl: withQuery(resultBase, { client_id: client.client_id, redirect_uri: query.redirect_uri, state: query.state }),
-        },
-      }),
+    sendHtml(
+      res,
+      200,
+      (nonce) =>
+        renderPinSetupPage(nonce, tr, {
+          brand: clientPageBrand(client, new URL(query.redirect_uri).origin),
+          script,
+          config: {
+            page: "pin-setup",
+            userId: session.userId,
+            csrfToken,
+            postUrl: PATHS.walletPinSetup,
+            resultUrl: withQuery(resultBase, { client_id: client.client_id, redirect_uri: query.redirect_uri, state: query.state }),
+          },
+        }),
+      PAGE_POLICY,
     );
   });
 

@@ -119,7 +119,7 @@ export function walletWindowRoutes(services: Services): Router {
       facts.balance = slot.balance;
       facts.used = slot.used_balances;
     }
-    const csrfToken = issueCsrfToken(req, res, secure);
+    const csrfToken = issueCsrfToken(req, res, secure, "/wallet");
     sendHtml(
       res,
       200,
@@ -203,7 +203,7 @@ export function walletWindowRoutes(services: Services): Router {
     const session = readBrowserSession(services, req, client.client_id);
     if (!session) return notice(res, tr, client, query.redirect_uri, "noSession");
     if (action !== "pin-setup") throw new SlotgateServerError("not_found", { message: `The ${action} window is not served yet.` });
-    const csrfToken = issueCsrfToken(req, res, secure);
+    const csrfToken = issueCsrfToken(req, res, secure, "/wallet");
     const resultBase = fillPath(ENDPOINTS.walletActionResult, { action });
     sendHtml(
       res,

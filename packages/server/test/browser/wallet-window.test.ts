@@ -228,4 +228,19 @@ describe("the wallet window in Chromium", () => {
     expect(await readBack(id)).toMatchObject({ status: "denied", tx_hash: null, write_id: null });
     expect([await xotnBalance(server, wallet), await xotnBalance(server, to)]).toEqual(before);
   }, 120_000);
+
+  it("without an opener (COOP severed it), the window hands the outcome to the registered redirect URI's fragment", async () => {
+    const { id, url } = await ask({ kind: "approve_purchases", cuid, amount: "2" }, "coop-1");
+    const direct = await context.newPage();
+    await direct.goto(url);
+    await direct.fill("#pin", PIN);
+    await direct.click("#approve");
+    await direct.waitForURL((u) => u.origin === gameOrigin, { timeout: 15_000 });
+    const landed = new URL(direct.url());
+    expect(landed.pathname).toBe("/done");
+    const fragment = new URLSearchParams(landed.hash.slice(1));
+    expect([fragment.get("from"), fragment.get("type"), fragment.get("state")]).toEqual(["slotgate", "wallet_result", "coop-1"]);
+    expect(JSON.parse(fragment.get("data")!)).toMatchObject({ action: "approve_purchases", status: "approved", confirmation_id: id });
+    await direct.close();
+  }, 120_000);
 });

@@ -90,6 +90,8 @@ export const PATHS = {
   walletRecoverCode: "/wallet/recover/code",
   /** The recovery window's second post (the mailed code): the new key share and the new words, to the window once. */
   walletRecover: "/wallet/recover",
+  /** The approvals window's revoke (the PIN shares it keeps): ends the consent for one of the client's cuids. */
+  walletRevokePurchases: "/wallet/approvals/revoke",
   /** A page-started window's last page: posts the `wallet_result` to the opener. */
   walletActionResult: "/wallet/:action/result",
   /** A page-started wallet window (`pin-setup`, `pin-reset`, `recover`, `approvals`; `?client_id=&redirect_uri=&state=`). */

@@ -86,3 +86,13 @@ export const walletRecoverCodeSchema = walletPinSetupSchema;
 
 /** Body of the window's `POST /wallet/recover`: the new PIN and the mailed code. */
 export const walletRecoverSchema = walletPinSetupSchema.extend({ recovery_id: recoveryId, code: oneTimeCode });
+
+/** Body of the window's `POST /wallet/approvals/revoke`: the cuid and the PIN shares the window keeps. */
+export const walletRevokePurchasesSchema = z.strictObject({
+  csrf_token: text(128),
+  client_id: text(128),
+  cuid,
+  pin_hash: sha256Hex,
+  pin_salt: pinSalt,
+  key_share_user: keyShare,
+});

@@ -2,6 +2,7 @@ import { POPUP_RESULT_SCRIPT, type PopupResultPayload, type WalletConfirmationRe
 import type { VNode } from "preact";
 import type { PageScript } from "../developer/page-script.js";
 import type { PageBrand } from "../platform/http/page-brand.js";
+import type { ConsentRow } from "./approvals.js";
 import { JsonData, Page, renderPage } from "../platform/http/page.js";
 import type { MessageId, Translator } from "../platform/i18n/translator.js";
 
@@ -12,7 +13,7 @@ const STYLE = ".words{font-family:ui-monospace,monospace;font-size:1.1rem;line-h
 
 /** What the window's script needs: which page, where to post, and the texts it shows. Never a secret. */
 export interface WindowConfig {
-  page: "confirm" | "pin-setup" | "pin-reset" | "recover";
+  page: "confirm" | "pin-setup" | "pin-reset" | "recover" | "approvals";
   /** The player's user id (the IndexedDB key of the sealed key share). */
   userId: string;
   /** The double-submit CSRF token (its cookie was set with the page). */
@@ -181,6 +182,63 @@ export function renderKeyPage(
           {t("wallet.words.done")}
         </button>
       </section>
+    </Page>,
+  );
+}
+
+/**
+ * The approvals window: the player's purchase consents for the client's cuids (read from the chain), each
+ * with a revoke that the PIN signs; "done" ends the window.
+ */
+export function renderApprovalsPage(
+  nonce: string,
+  tr: Translator,
+  view: { brand: PageBrand; script: PageScript; consents: ConsentRow[]; config: Omit<WindowConfig, "messages"> },
+): string {
+  const t = tr.t;
+  return renderPage(
+    <Page nonce={nonce} tr={tr} title={t("wallet.approvals.title")} brand={view.brand} style={STYLE} scriptSrc={view.script}>
+      <JsonData id={WINDOW_CONFIG_ID} value={{ ...view.config, messages: scriptMessages(tr) }} />
+      <h1>{t("wallet.approvals.title")}</h1>
+      <p>{tr.rich<VNode>("wallet.approvals.intro", { app: view.brand.name, strong })}</p>
+      {view.consents.length === 0 ? (
+        <p id="no-approvals">{t("wallet.approvals.none")}</p>
+      ) : (
+        <table id="approvals">
+          <thead>
+            <tr>
+              <th>{t("wallet.approvals.cuid")}</th>
+              <th>{t("wallet.approvals.amount")}</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.consents.map((row) => (
+              <tr data-cuid={row.cuid}>
+                <td dir="ltr">{row.cuid}</td>
+                <td dir="ltr" class="amount">
+                  {row.amount}
+                </td>
+                <td>
+                  {row.amount === "0" ? null : (
+                    <button type="button" class="revoke" data-cuid={row.cuid}>
+                      {t("wallet.approvals.revoke")}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form id="pin-form" autocomplete="off">
+        <label for="pin">{t("wallet.pin")}</label>
+        <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="off" minlength={4} maxlength={32} />
+        <p id="error" class="error" role="alert"></p>
+      </form>
+      <button id="approvals-done" type="button" class="primary">
+        {t("wallet.approvals.done")}
+      </button>
     </Page>,
   );
 }

@@ -16,9 +16,10 @@ import { jsonBody, parseInput } from "../platform/http/input.js";
 import { rateLimit } from "../platform/http/rate-limit.js";
 import { negotiateLocale, type Translator, translator } from "../platform/i18n/translator.js";
 import { approveConfirmation } from "./approve.js";
+import { consentsFor, revokeRoute } from "./approvals.js";
 import { keyActionRoutes } from "./key-actions.js";
 import { type ConfirmationRow, denyConfirmation, findConfirmation, wireStatus } from "./confirmations-store.js";
-import { renderConfirmPage, renderKeyPage, renderWalletResult, renderWindowNotice, type WindowNotice } from "./pages.js";
+import { renderApprovalsPage, renderConfirmPage, renderKeyPage, renderWalletResult, renderWindowNotice, type WindowNotice } from "./pages.js";
 import { windowPlayer } from "./window-session.js";
 
 const confirmParams = ENDPOINTS.walletConfirmPage.input.params;
@@ -78,7 +79,8 @@ const NOTICE_STATUS: Record<WindowNotice, number> = { noSession: 401, otherUser:
  * `GET /wallet/confirm/{id}` (a backend-created confirmation), its approve and deny posts and its result
  * page; `GET /wallet/pin-setup`, `/wallet/pin-reset` and `/wallet/recover` (page-started: set up the PIN with the
  * words shown once, reset it with the words, recover with the mailbox code; their posts are `key-actions.ts`)
- * and their result page. The player is the browser session of the confirmation's (or the page's) client; a window
+ * and `/wallet/approvals` (the player's purchase consents for the client's cuids, each revoked with the PIN:
+ * `approvals.ts`), and their result page. The player is the browser session of the confirmation's (or the page's) client; a window
  * without one, or with another player's, shows a notice and never the confirmation.
  */
 export function walletWindowRoutes(services: Services): Router {
@@ -204,15 +206,21 @@ export function walletWindowRoutes(services: Services): Router {
     const client = await pageClient(query.client_id, query.redirect_uri);
     const session = readBrowserSession(services, req, client.client_id);
     if (!session) return notice(res, tr, client, query.redirect_uri, "noSession");
-    if (action === "approvals") throw new SlotgateServerError("not_found", { message: "The approvals window is not served yet." });
     const csrfToken = issueCsrfToken(req, res, secure, "/wallet");
     const resultBase = fillPath(ENDPOINTS.walletActionResult, { action });
+    const resultUrl = withQuery(resultBase, { client_id: client.client_id, redirect_uri: query.redirect_uri, state: query.state });
+    const brand = clientPageBrand(client, new URL(query.redirect_uri).origin);
+    if (action === "approvals") {
+      const consents = await consentsFor(services, session.userId, client.client_id);
+      const config = { page: action, userId: session.userId, csrfToken, postUrl: PATHS.walletRevokePurchases, resultUrl };
+      return sendHtml(res, 200, (nonce) => renderApprovalsPage(nonce, tr, { brand, script, consents, config }), PAGE_POLICY);
+    }
     sendHtml(
       res,
       200,
       (nonce) =>
         renderKeyPage(nonce, tr, {
-          brand: clientPageBrand(client, new URL(query.redirect_uri).origin),
+          brand,
           script,
           config: {
             page: action,
@@ -220,7 +228,7 @@ export function walletWindowRoutes(services: Services): Router {
             csrfToken,
             postUrl: KEY_POSTS[action],
             ...(action === "recover" ? { codeUrl: PATHS.walletRecoverCode } : {}),
-            resultUrl: withQuery(resultBase, { client_id: client.client_id, redirect_uri: query.redirect_uri, state: query.state }),
+            resultUrl,
           },
         }),
       PAGE_POLICY,
@@ -228,6 +236,7 @@ export function walletWindowRoutes(services: Services): Router {
   });
 
   keyActionRoutes(router, services, [perIp]);
+  revokeRoute(router, services, [perIp]);
 
   router.get(routePath(ENDPOINTS.walletActionResult.path), async (req, res, next) => {
     if (!actionParams.safeParse({ ...req.params }).success) return next();

@@ -315,4 +315,33 @@ describe("the page-started key windows", () => {
     });
     expect(verify.status).toBe(200);
   });
+
+  it("approvals lists the player's consents for the client's own cuids; revoke ends one with the PIN, another client's cuid is 403", async () => {
+    const created = await ask(game, approvePurchases("900"));
+    const ok = await approveAs(player, String(created.json["id"]), shares);
+    expect(ok.json).toMatchObject({ status: "approved" });
+    const page = await openWindow(server, player.cookie, windowUrl("approvals"));
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`data-cuid="${cuid}"`);
+    expect(page.html).toContain(">900</td>");
+    expect(page.html, "another client's cuid is not listed").not.toContain(otherCuid);
+    const body = { csrf_token: page.csrf, client_id: game.client_id, ...shares };
+    const foreign = await windowPost(server, page.cookie, "/wallet/approvals/revoke", { ...body, cuid: otherCuid });
+    expect([foreign.status, foreign.json["error"]]).toEqual([403, "cuid_not_owned"]);
+    const wrongPin = await windowPost(server, page.cookie, "/wallet/approvals/revoke", { ...body, ...pinOf("000000", shares.pin_salt), cuid });
+    expect([wrongPin.status, wrongPin.json["error"]]).toEqual([401, "pin_invalid"]);
+    expect(await chainOf(server).purchaseConsent(player.uuid, cuid)).toBe("900");
+    const revoked = await windowPost(server, page.cookie, "/wallet/approvals/revoke", { ...body, cuid });
+    expect(revoked.json, revoked.text).toMatchObject({ success: true, status: "approved" });
+    expect(await chainOf(server).purchaseConsent(player.uuid, cuid)).toBe("0");
+    const buy = await postBasic(server, game, "/v1/development-api/user_buy_content_token", {
+      client_id: game.client_id,
+      user_dbkey: player.userId,
+      amount: "1",
+      cuid,
+    });
+    expect([buy.status, buy.json["error"]]).toEqual([409, "insufficient_allowance"]);
+    const after = await openWindow(server, player.cookie, windowUrl("approvals"));
+    expect(after.html).toContain(">0</td>");
+  });
 });

@@ -16,6 +16,7 @@ import {
   walletPinSetupSchema,
   walletRecoverCodeSchema,
   walletRecoverSchema,
+  walletRevokePurchasesSchema,
 } from "../../schemas/wallet-window.js";
 import { defineEndpoint } from "../define.js";
 import { apiPath } from "../path.js";
@@ -162,6 +163,17 @@ export const walletWindowPages = [
       "service_unavailable",
     ],
     summary: "The recovery window's second post (the mailed code): a new owner key; the new key share and words to the window once",
+  }),
+  defineEndpoint({
+    name: "walletRevokePurchases",
+    method: "post",
+    path: PATHS.walletRevokePurchases,
+    transport: "form",
+    auth: [],
+    input: { body: walletRevokePurchasesSchema },
+    output: { 200: outcome },
+    errors: ["invalid_request", "csrf_failed", "wallet_session_required", "cuid_not_owned", "slot_not_found", "pin_invalid", "pin_locked", "rate_limited"],
+    summary: "The approvals window's revoke (its own origin, CSRF double-submit, the PIN shares): ends the purchase consent for one of the client's cuids",
   }),
   defineEndpoint({
     name: "walletActionResult",

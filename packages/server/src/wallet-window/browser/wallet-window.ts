@@ -6,12 +6,13 @@
  * - on PIN set-up, reset (with the words) or recovery (with the mailed code): posts the new PIN's hash and
  *   salt, seals the answered key share in IndexedDB, shows the words of a set-up or recovery answer once (in
  *   the DOM only), then goes to the result page.
+ * - on the approvals list: revokes one cuid's consent with the PIN and the kept share, then shows the list again.
  * Nothing it holds leaves this origin. Built into `dist/assets` (`tsup.config.ts`).
  */
 import { newPinSalt, openKeyShare, pinHash, sealKeyShare } from "./key-custody.js";
 
 interface WindowConfig {
-  page: "confirm" | "pin-setup" | "pin-reset" | "recover";
+  page: "confirm" | "pin-setup" | "pin-reset" | "recover" | "approvals";
   userId: string;
   csrfToken: string;
   postUrl: string;
@@ -152,9 +153,35 @@ function startKeyPage(): void {
   });
 }
 
+function startApprovals(): void {
+  for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button.revoke"))) {
+    button.addEventListener("click", () => {
+      void (async () => {
+        showError("");
+        const held = await openKeyShare(config.userId);
+        if (!held) return showError(config.messages["wallet.noKey"] ?? "");
+        button.disabled = true;
+        const pin = el<HTMLInputElement>("pin").value;
+        const answer = await post(config.postUrl, {
+          client_id: clientIdOf(config.resultUrl),
+          cuid: button.dataset["cuid"] ?? "",
+          pin_hash: await pinHash(pin, held.pinSalt),
+          pin_salt: held.pinSalt,
+          key_share_user: held.keyShareUser,
+        });
+        button.disabled = false;
+        if (!answer.ok) return showError(errorText(answer.body));
+        location.reload();
+      })();
+    });
+  }
+  el("approvals-done").addEventListener("click", () => finish("approved"));
+}
+
 function clientIdOf(url: string): string {
   return new URL(url, location.href).searchParams.get("client_id") ?? "";
 }
 
 if (config.page === "confirm") startConfirm();
+else if (config.page === "approvals") startApprovals();
 else startKeyPage();

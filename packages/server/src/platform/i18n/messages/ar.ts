@@ -241,4 +241,11 @@ export const ar: Record<MessageId, string> = {
   "wallet.words.label": "كلمات النسخ الاحتياطي الاثنتا عشرة",
   "error.mnemonic_mismatch": "هذه الكلمات ليست كلمات النسخ الاحتياطي لمحفظتك.",
   "error.email_not_verified": "لا يوجد في حسابك عنوان بريد إلكتروني مؤكد بعد، لذا لا يمكن استعادته بالبريد.",
+  "wallet.approvals.title": "أذونات الشراء",
+  "wallet.approvals.intro": "ما يزال بإمكان <strong>{app}</strong> إنفاقه من خاناتك على المشتريات، لكل لعبة. اكتب رمز PIN ثم ألغِ ما لم تعد تريده.",
+  "wallet.approvals.cuid": "اللعبة (cuid)",
+  "wallet.approvals.amount": "المبلغ المسموح المتبقي (XOTN بوحدة wei)",
+  "wallet.approvals.revoke": "إلغاء",
+  "wallet.approvals.none": "لا توجد أذونات لهذا التطبيق.",
+  "wallet.approvals.done": "تم",
 };

@@ -244,6 +244,14 @@ export const en = {
   "wallet.words.label": "Your 12 backup words",
   "error.mnemonic_mismatch": "These words are not your wallet's backup words.",
   "error.email_not_verified": "Your account has no confirmed email address yet, so it cannot be recovered by email.",
+  "wallet.approvals.title": "Your purchase approvals",
+  "wallet.approvals.intro":
+    "What <strong>{app}</strong> may still spend from your slots on purchases, per game. Type your PIN, then revoke the ones you no longer want.",
+  "wallet.approvals.cuid": "Game (cuid)",
+  "wallet.approvals.amount": "Still allowed (XOTN, in wei)",
+  "wallet.approvals.revoke": "Revoke",
+  "wallet.approvals.none": "There are no approvals for this app.",
+  "wallet.approvals.done": "Done",
 } as const;
 
 /** The key of one hosted-page message. */

@@ -246,4 +246,11 @@ export const ja: Record<MessageId, string> = {
   "wallet.words.label": "12 個のバックアップの単語",
   "error.mnemonic_mismatch": "この単語はあなたのウォレットのバックアップの単語ではありません。",
   "error.email_not_verified": "アカウントに確認済みのメールアドレスがないため、メールでは復旧できません。",
+  "wallet.approvals.title": "購入の許可",
+  "wallet.approvals.intro": "<strong>{app}</strong> がゲームごとにあなたのスロットから購入に使える残りの額です。PIN を入力し、不要な許可を取り消してください。",
+  "wallet.approvals.cuid": "ゲーム (cuid)",
+  "wallet.approvals.amount": "残りの許可額 (XOTN、wei)",
+  "wallet.approvals.revoke": "取り消す",
+  "wallet.approvals.none": "このアプリへの許可はありません。",
+  "wallet.approvals.done": "完了",
 };

@@ -242,4 +242,12 @@ export const ko: Record<MessageId, string> = {
   "wallet.words.label": "백업 단어 12개",
   "error.mnemonic_mismatch": "이 단어는 지갑의 백업 단어가 아닙니다.",
   "error.email_not_verified": "계정에 확인된 이메일 주소가 없어 이메일로 복구할 수 없습니다.",
+  "wallet.approvals.title": "구매 허용",
+  "wallet.approvals.intro":
+    "<strong>{app}</strong>이(가) 게임별로 내 슬롯에서 구매에 아직 쓸 수 있는 금액입니다. PIN을 입력한 뒤 더 이상 원하지 않는 허용을 취소하세요.",
+  "wallet.approvals.cuid": "게임 (cuid)",
+  "wallet.approvals.amount": "남은 허용액 (XOTN, wei)",
+  "wallet.approvals.revoke": "취소",
+  "wallet.approvals.none": "이 앱에 대한 허용이 없습니다.",
+  "wallet.approvals.done": "완료",
 };

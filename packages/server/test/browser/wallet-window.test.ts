@@ -243,4 +243,28 @@ describe("the wallet window in Chromium", () => {
     expect(JSON.parse(fragment.get("data")!)).toMatchObject({ action: "approve_purchases", status: "approved", confirmation_id: id });
     await direct.close();
   }, 120_000);
+
+  it("approvals: the player revokes the game's consent in the window; the game can no longer buy", async () => {
+    const url = `${server.url}/wallet/approvals?${new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, state: "approvals-1" })}`;
+    const popup = await openWindow(page, url);
+    const row = `tr[data-cuid="${cuid}"]`;
+    expect(await popup.textContent(`${row} .amount`)).not.toBe("0");
+    await popup.fill("#pin", PIN);
+    await Promise.all([popup.waitForEvent("load"), popup.click(`${row} button.revoke`)]);
+    expect(await popup.textContent(`${row} .amount`)).toBe("0");
+    expect(await chainOf(server).purchaseConsent(Number(playerId), cuid)).toBe("0");
+    const closed = popup.waitForEvent("close");
+    await popup.click("#approvals-done");
+    await closed;
+    await page.waitForTimeout(100);
+    const messages = await walletMessages(page);
+    expect(messages[messages.length - 1]!.data).toMatchObject({ state: "approvals-1", data: { action: "approvals", status: "approved" } });
+    const buy = await postBasic(server, game, "/v1/development-api/user_buy_content_token", {
+      client_id: game.client_id,
+      user_dbkey: playerId,
+      amount: "1",
+      cuid,
+    });
+    expect([buy.status, buy.json["error"]]).toEqual([409, "insufficient_allowance"]);
+  }, 120_000);
 });

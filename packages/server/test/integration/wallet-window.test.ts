@@ -2,6 +2,7 @@ import { JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basic, chainOf, pinOf, postBasic, type TestClient, xotnBalance } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
+import { purgeOldConfirmations } from "../../src/wallet-window/confirmations-store.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 import { newWindowPlayer, openWindow, registerPin, type WindowPlayer, windowPost } from "../support/wallet-window.js";
 
@@ -181,12 +182,16 @@ describe("the confirmation window", () => {
     expect(await xotnBalance(server, wallet)).toBe(before - 100n);
   });
 
-  it("an expired confirmation reads expired and is 409 confirmation_closed", async () => {
+  it("an expired confirmation reads expired and is 409 confirmation_closed; 30 days after, it is purged", async () => {
     const id = String((await ask(game, approvePurchases())).json["id"]);
     await server.sql("UPDATE wallet_confirmations SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
     expect((await read(game, id)).json["status"]).toBe("expired");
     const late = await approveAs(player, id, shares);
     expect([late.status, late.json["error"]]).toEqual([409, "confirmation_closed"]);
+    expect(await purgeOldConfirmations(server.slotgate.services.db)).toBe(0);
+    await server.sql("UPDATE wallet_confirmations SET expires_at = now() - interval '31 days' WHERE id = $1", [id]);
+    expect(await purgeOldConfirmations(server.slotgate.services.db)).toBe(1);
+    expect((await read(game, id)).status).toBe(404);
   });
 
   it("a seller hands a slot over in the window and the buyer owns it on chain", async () => {

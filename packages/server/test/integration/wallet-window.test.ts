@@ -350,3 +350,45 @@ describe("the page-started key windows", () => {
     expect(after.html).toContain(">0</td>");
   });
 });
+
+describe("a confirmation whose chain write did not land within the wait", () => {
+  let slow: TestServer;
+  afterAll(async () => slow?.close());
+
+  it("answers the write_id, then the write's state and, once it landed, its transaction", async () => {
+    slow = await startTestServer({ CHAIN: "anvil", CHAIN_WRITE_WAIT_MS: "1" });
+    const client = await registerClient(slow.url, { blockchain: true });
+    const slowCuid = `ww-slow-${Date.now()}`;
+    const init = await postBasic(slow, client, "/v1/development-api/init_permission_provider", {
+      client_id: client.client_id,
+      cuid: slowCuid,
+      release_per: 20,
+      owner_addr: "0x00000000000000000000000000000000c0ffee05",
+    });
+    expect([200, 202]).toContain(init.status);
+    const who = await newWindowPlayer(slow, client);
+    const pin = await registerPin(slow, who, "808080");
+    const created = await postBasic(slow, client, "/v1/wallet/confirmations", {
+      user_uuid: who.uuid,
+      redirect_uri: client.redirect_uris[0]!,
+      request: { kind: "approve_purchases", cuid: slowCuid, amount: "50" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = String(created.json["id"]);
+    const page = await openWindow(slow, who.cookie, `/wallet/confirm/${id}?state=s`);
+    const approved = await windowPost(slow, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...pin });
+    expect(approved.json, approved.text).toMatchObject({ success: true, status: "approved" });
+    expect(approved.json["write_id"]).toMatch(/^[1-9][0-9]*$/);
+    const readSlow = () => call(slow.url, "GET", `/v1/wallet/confirmations/${id}`, { headers: basic(client) });
+    let got = await readSlow();
+    expect(got.json).toMatchObject({ status: "approved", write_id: approved.json["write_id"] });
+    expect(["pending", "submitted", "confirmed"]).toContain(got.json["write_status"]);
+    for (let i = 0; i < 100 && got.json["write_status"] !== "confirmed"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await readSlow();
+    }
+    expect(got.json["write_status"]).toBe("confirmed");
+    expect(got.json["tx_hash"]).toMatch(/^0x[0-9a-fA-F]{64}$/);
+    expect(await chainOf(slow).purchaseConsent(who.uuid, slowCuid)).toBe("50");
+  });
+});

@@ -392,3 +392,37 @@ describe("a confirmation whose chain write did not land within the wait", () => 
     expect(await chainOf(slow).purchaseConsent(who.uuid, slowCuid)).toBe("50");
   });
 });
+
+describe("the window's PIN posts under the PIN endpoints' brute-force limits", () => {
+  let limited: TestServer;
+  afterAll(async () => limited?.close());
+
+  it("the per-account budget refuses a third PIN attempt within the minute with 429, and the confirmation stays pending", async () => {
+    limited = await startTestServer({
+      CHAIN: "anvil",
+      RATE_LIMIT: "on",
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
+      RATE_LIMIT_PIN_PER_MINUTE: "1000",
+      RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE: "2",
+      RATE_LIMIT_PIN_REFUSAL_DELAY_MS: "0",
+    });
+    const client = await registerClient(limited.url, { blockchain: true });
+    const who = await newWindowPlayer(limited, client);
+    const pin = await registerPin(limited, who, "909090");
+    await chainOf(limited).fundWallet({ user_uuid: who.uuid, xotn: "10", wallet: "user" });
+    const created = await postBasic(limited, client, "/v1/wallet/confirmations", {
+      user_uuid: who.uuid,
+      redirect_uri: client.redirect_uris[0]!,
+      request: { kind: "token_transfer", to_address: "0x00000000000000000000000000000000000d3a4e", amount: "1" },
+    });
+    const id = String(created.json["id"]);
+    const page = await openWindow(limited, who.cookie, `/wallet/confirm/${id}?state=s`);
+    const guess = () => windowPost(limited, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...pin, ...pinOf("000000", pin.pin_salt) });
+    expect((await guess()).json["error"]).toBe("pin_invalid");
+    expect((await guess()).json["error"]).toBe("pin_invalid");
+    const third = await guess();
+    expect([third.status, third.json["error"]]).toEqual([429, "rate_limited"]);
+    const state = await call(limited.url, "GET", `/v1/wallet/confirmations/${id}`, { headers: basic(client) });
+    expect(state.json["status"]).toBe("pending");
+  });
+});

@@ -40,7 +40,7 @@ function queryOf(req: Request): Record<string, unknown> {
   return rest;
 }
 
-/** A live client (404 page otherwise: the confirmation outlived its client). */
+/** A live client (401 `invalid_client` otherwise: the confirmation outlived its client, or it was disabled). */
 async function clientOf(services: Services, clientId: string): Promise<ClientRow> {
   const client = await services.clients.get(clientId);
   if (!client) throw new SlotgateServerError("invalid_client");

@@ -24,6 +24,7 @@ let gameOrigin: string;
 let evilOrigin: string;
 let playerId: string;
 let playerEmail: string;
+let recoveredWords: string;
 let aesKey: string;
 let aesIv: string;
 const apps: Server[] = [];
@@ -303,7 +304,8 @@ describe("the wallet window in Chromium", () => {
     await popup.fill("#code", await server.mail.nextCode(playerEmail));
     await popup.click("#code-submit");
     await popup.waitForSelector("#words-section:not(.hidden)");
-    expect((await popup.textContent("#words"))!.trim().split(" ")).toHaveLength(12);
+    recoveredWords = (await popup.textContent("#words"))!.trim();
+    expect(recoveredWords.split(" ")).toHaveLength(12);
     const closed = popup.waitForEvent("close");
     await popup.click("#words-done");
     await closed;
@@ -314,6 +316,24 @@ describe("the wallet window in Chromium", () => {
     const { id, url: confirmUrl } = await ask({ kind: "approve_purchases", cuid, amount: "3" }, "after-recover");
     const confirm = await openWindow(page, confirmUrl);
     const message = await approveIn(confirm, page, newPin);
+    expect(message.data.data).toMatchObject({ status: "approved", confirmation_id: id });
+  }, 120_000);
+
+  it("reset with the words: the window finishes without showing words, then signs with the new PIN", async () => {
+    const resetPin = "246800";
+    const url = `${server.url}/wallet/pin-reset?${new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, state: "reset-1" })}`;
+    const popup = await openWindow(page, url);
+    await popup.fill("#mnemonic", recoveredWords);
+    await popup.fill("#pin", resetPin);
+    await popup.fill("#pin-again", resetPin);
+    const closed = popup.waitForEvent("close");
+    await popup.click("#approve");
+    await closed;
+    await page.waitForTimeout(100);
+    const messages = await walletMessages(page);
+    expect(messages[messages.length - 1]!.data).toMatchObject({ state: "reset-1", data: { action: "pin-reset", status: "approved" } });
+    const { id, url: confirmUrl } = await ask({ kind: "approve_purchases", cuid, amount: "4" }, "after-reset");
+    const message = await approveIn(await openWindow(page, confirmUrl), page, resetPin);
     expect(message.data.data).toMatchObject({ status: "approved", confirmation_id: id });
   }, 120_000);
 });

@@ -203,7 +203,7 @@ describe("POST /oauth/authorize", () => {
     expect(result.messages[0]!.data.split(".")).toHaveLength(3);
     expect(result.messages[1]!.data).toBe(result.messages[0]!.data);
     expect(res.html).toContain("window.opener.postMessage(result.messages[i], result.targetOrigin)");
-    expect(res.html).toContain('new BroadcastChannel("slotgate_login")');
+    expect(res.html).toContain('new BroadcastChannel(result.channel || "slotgate_login")');
     expect(res.html).not.toMatch(/postMessage\([^)]*["']\*["']/);
     const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${result.messages[0]!.data}` } });
     expect(validate.status).toBe(200);

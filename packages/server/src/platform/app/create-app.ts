@@ -1,3 +1,5 @@
+import { walletConfirmationRoutes } from "../../wallet-window/api-routes.js";
+import { walletWindowRoutes } from "../../wallet-window/window-routes.js";
 import express, { type Express } from "express";
 import { authorizeRoutes } from "../../oauth/authorize/routes.js";
 import type { ChainHandle } from "../../chain-api/chain/start-chain.js";
@@ -36,6 +38,7 @@ import { MailboxChallenges } from "../../identity/mailbox-proof/challenges.js";
 import { IdentityProviders } from "../../identity/identity-providers/upstream.js";
 import { Passkeys } from "../../identity/passkeys/webauthn.js";
 import { purgeExpiredFlows } from "../../oauth/authorize/sign-in-flows-store.js";
+import { purgeOldConfirmations } from "../../wallet-window/confirmations-store.js";
 import { purgeExpiredChallenges } from "../../identity/mailbox-proof/mailbox-challenges-store.js";
 import { purgeSignInAttempts } from "../../identity/users/sign-in-attempts-store.js";
 import { DEFAULT_SCRYPT, type ScryptParams } from "../../identity/users/passwords.js";
@@ -151,7 +154,15 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   // Hot paths first: every router a request passes costs a little. The token router (one route)
   // before the status router (seven): a code exchange then skips the status routes' path tests.
   const routers = [tokenRoutes, statusRoutes, authorizeRoutes, deviceRoutes, oauthMetaRoutes, devCenterRoutes, pinRoutes, transferRoutes, contentTokenRoutes];
-  routers.push(slotExchangeRoutes, slotRoutes, chainInfoRoutes, ...(services.chain?.devOperator ? [devOperatorRoutes] : []), discoveryRoutes);
+  routers.push(
+    slotExchangeRoutes,
+    slotRoutes,
+    walletConfirmationRoutes,
+    walletWindowRoutes,
+    chainInfoRoutes,
+    ...(services.chain?.devOperator ? [devOperatorRoutes] : []),
+    discoveryRoutes,
+  );
   for (const routes of routers) app.use(routes(services));
   app.use(notFound);
   app.use(errorHandler(log));
@@ -171,6 +182,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
         void purgeExpiredChallenges(db).catch(() => undefined);
         void purgeExpiredFlows(db).catch(() => undefined);
         void purgeSignInAttempts(db).catch(() => undefined);
+        void purgeOldConfirmations(db).catch(() => undefined);
       }, 3_600_000);
       purge.unref();
     },

@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from "node:crypto";
 import { defineConformanceSuite } from "@slotgate/conformance";
 import { afterAll, beforeAll } from "vitest";
 import { expireDevice } from "../../src/oauth/device/device-authorizations-store.js";
@@ -33,6 +34,12 @@ defineConformanceSuite({
     async issueExpiredToken({ user_id, client_id }) {
       const expiresAt = new Date(Date.now() - 120_000);
       return server.slotgate.services.tokens.signAccessToken(user_id, client_id, `expired-${Date.now()}`, expiresAt);
+    },
+    async ensureWallet({ user_id }) {
+      const user_uuid = Number(user_id);
+      if ((await chain().walletAddressFor(user_uuid)) !== null) return;
+      const pin_salt = randomBytes(32).toString("hex");
+      await chain().registerPin({ user_uuid, pin_salt, pin_hash: createHash("sha256").update(`123456${pin_salt}`).digest("hex") });
     },
     async expireDeviceAuthorization(userCode) {
       if (!(await expireDevice(server.slotgate.services.db, userCode.replace("-", "")))) throw new Error(`no device authorization ${userCode}`);

@@ -298,7 +298,8 @@ CREATE TABLE client_logos (
       version: 13,
       name: "wallet window confirmations",
       // docs/decisions/wallet-window.md: a client's backend asks, the player confirms once in the window.
-      // 'signing' is the state between taking it and the chain call's outcome (a wrong PIN puts it back).
+      // 'signing' is the state between taking it and the chain call's outcome (a wrong PIN puts it back);
+      // signing_until is that take's lease: past it (the approving process died) the player may approve again.
       sql: `
 CREATE TABLE wallet_confirmations (
   id TEXT PRIMARY KEY,
@@ -313,6 +314,7 @@ CREATE TABLE wallet_confirmations (
   error JSONB,
   created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
   expires_at TIMESTAMPTZ NOT NULL,
+  signing_until TIMESTAMPTZ,
   closed_at TIMESTAMPTZ
 );
 CREATE INDEX wallet_confirmations_expires ON wallet_confirmations(expires_at);

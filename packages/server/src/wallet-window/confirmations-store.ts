@@ -44,13 +44,24 @@ export async function findConfirmation(db: Queryable, id: string): Promise<Confi
 }
 
 /**
+ * How long an approve holds a confirmation it took (`signing`): longer than any approve's chain call
+ * waits before it answers a pending write. Past it, the process that took it is taken for dead.
+ */
+export const SIGNING_LEASE_SECONDS = 120;
+
+/**
  * Takes a pending, unexpired confirmation for its approve (single use: one `UPDATE … RETURNING`, so two
- * approves never both run); null when it is not pending or has expired.
+ * approves never both run); null when it is not pending or has expired. A confirmation left `signing`
+ * by a process that died during its approve (its lease of {@link SIGNING_LEASE_SECONDS} over) is taken
+ * again: the chain call runs under the confirmation's idempotency key, so a write the dead process
+ * recorded answers its first outcome and is never made twice.
  */
 export async function takeConfirmation(db: Queryable, id: string): Promise<ConfirmationRow | null> {
   const rows = await db.query<ConfirmationRow>(
-    `UPDATE wallet_confirmations SET status = 'signing' WHERE id = $1 AND status = 'pending' AND expires_at > now() RETURNING ${COLUMNS}`,
-    [id],
+    `UPDATE wallet_confirmations SET status = 'signing', signing_until = now() + make_interval(secs => $2)
+     WHERE id = $1 AND expires_at > now() AND (status = 'pending' OR (status = 'signing' AND signing_until < now()))
+     RETURNING ${COLUMNS}`,
+    [id, SIGNING_LEASE_SECONDS],
   );
   return rows[0] ?? null;
 }

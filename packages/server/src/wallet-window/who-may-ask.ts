@@ -6,10 +6,11 @@ import type { ClientRow } from "../oauth/clients/clients-store.js";
 
 /**
  * Who may ask a player for what (docs/decisions/wallet-window.md): the redirect URI must be registered
- * for the asking client (the window posts the outcome to its origin only); `approve_purchases` only for
- * a cuid the client registered, `slot_hand_over` only of a slot of a cu_id the client registered (403
- * `cuid_not_owned`); a `token_transfer` any client may ask, the player reads who asks and to where;
- * and the player must have a wallet (404 `wallet_not_found`).
+ * for the asking client (the window posts the outcome to its origin only); `approve_purchases` and
+ * `slot_hand_over` only for a cuid of the asking client's developer account: registered by the client
+ * itself or by another client of the same developer (a studio's marketplace asks hand-overs of its
+ * game's slots), else 403 `cuid_not_owned`; a `token_transfer` any client may ask, the player reads who
+ * asks and to where; and the player must have a wallet (404 `wallet_not_found`).
  *
  * @example
  * ```ts
@@ -24,6 +25,14 @@ export async function requireMayAsk(
   if (!redirectUriAllowed(client, ask.redirect_uri)) throw new SlotgateServerError("redirect_uri_mismatch");
   const chain = chainOf(services);
   const cuid = ask.request.kind === "approve_purchases" ? ask.request.cuid : ask.request.kind === "slot_hand_over" ? ask.request.cu_id : null;
-  if (cuid !== null && (await chain.cuidClient(cuid)) !== client.client_id) throw new SlotgateServerError("cuid_not_owned");
+  if (cuid !== null && !(await ownsCuid(services, client, await chain.cuidClient(cuid)))) throw new SlotgateServerError("cuid_not_owned");
   if ((await chain.walletAddressFor(ask.user_uuid)) === null) throw new SlotgateServerError("wallet_not_found");
+}
+
+/** True when the client that registered a cuid (`owner`, null when unregistered) is `client` or another client of its developer. */
+async function ownsCuid(services: Services, client: ClientRow, owner: string | null): Promise<boolean> {
+  if (owner === null) return false;
+  if (owner === client.client_id) return true;
+  const registrant = await services.clients.get(owner);
+  return registrant !== null && registrant.dev_user_id === client.dev_user_id;
 }

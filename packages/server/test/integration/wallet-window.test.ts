@@ -87,6 +87,27 @@ describe("POST /v1/wallet/confirmations and GET /v1/wallet/confirmations/{id}", 
     const secret = await ask({ ...game, client_secret: "wrong" }, approvePurchases());
     expect([secret.status, secret.json["error"]]).toEqual([401, "invalid_client"]);
   });
+
+  it("lets another client of the cuid's developer ask (a studio's marketplace), not a client of another developer", async () => {
+    const sibling = await call(server.url, "POST", "/v1/dev-user/clients", {
+      token: game.devToken,
+      body: {
+        name: "Studio market",
+        redirect_uris: ["https://market.example/callback"],
+        download_url: "https://market.example/",
+        web_url: "https://market.example/",
+        platform: "web",
+        blockchain: false,
+      },
+    });
+    expect(sibling.status, sibling.text).toBe(201);
+    const market = { ...game, client_id: String(sibling.json["client_id"]), client_secret: String(sibling.json["client_secret"]) };
+    const handOver = { kind: "slot_hand_over", cu_id: cuid, to_uuid: stranger.userId, meta_idx: 0 };
+    const asked = await ask(market, { user_uuid: player.uuid, redirect_uri: "https://market.example/callback", request: handOver });
+    expect(asked.status, asked.text).toBe(201);
+    const stranger_ = await ask(otherGame, { user_uuid: player.uuid, redirect_uri: otherGame.redirect_uris[0]!, request: handOver });
+    expect([stranger_.status, stranger_.json["error"]]).toEqual([403, "cuid_not_owned"]);
+  });
 });
 
 describe("the confirmation window", () => {
@@ -178,6 +199,29 @@ describe("the confirmation window", () => {
     );
     const ok = await approveAs(player, id, shares);
     expect(ok.json, ok.text).toMatchObject({ status: "approved" });
+    expect(await xotnBalance(server, to)).toBe(100n);
+    expect(await xotnBalance(server, wallet)).toBe(before - 100n);
+  });
+
+  it("a confirmation whose approving process died after the chain write is approved again once its lease is over, and moves once", async () => {
+    const wallet = (await chainOf(server).walletAddressFor(player.uuid))!;
+    const to = "0x00000000000000000000000000000000000d3a20";
+    const before = await xotnBalance(server, wallet);
+    const id = String(
+      (await ask(game, { user_uuid: player.uuid, redirect_uri: game.redirect_uris[0]!, request: { kind: "token_transfer", to_address: to, amount: "100" } }))
+        .json["id"],
+    );
+    const first = await approveAs(player, id, shares);
+    expect(first.json, first.text).toMatchObject({ status: "approved" });
+    // What a process killed between the chain call and recording its outcome leaves: the row taken, no outcome.
+    await server.sql("UPDATE wallet_confirmations SET status = 'signing', tx_hash = NULL, closed_at = NULL, signing_until = now() + interval '1 minute' WHERE id = $1", [id]);
+    expect((await read(game, id)).json["status"]).toBe("pending");
+    const held = await approveAs(player, id, shares);
+    expect([held.status, held.json["error"]], "within the lease another approve is refused").toEqual([409, "confirmation_closed"]);
+    await server.sql("UPDATE wallet_confirmations SET signing_until = now() - interval '1 second' WHERE id = $1", [id]);
+    const again = await approveAs(player, id, shares);
+    expect(again.json, again.text).toMatchObject({ status: "approved", tx_hash: first.json["tx_hash"] });
+    expect((await read(game, id)).json).toMatchObject({ status: "approved", tx_hash: first.json["tx_hash"] });
     expect(await xotnBalance(server, to)).toBe(100n);
     expect(await xotnBalance(server, wallet)).toBe(before - 100n);
   });

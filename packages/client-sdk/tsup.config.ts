@@ -2,9 +2,12 @@ import { defineConfig } from "tsup";
 
 export default defineConfig([
   {
-    // npm consumers: ESM + CJS + types, unminified (their bundler minifies), tree-shakable.
-    entry: ["src/index.ts"],
+    // npm consumers: ESM + CJS + types, unminified (their bundler minifies), tree-shakable. Two entry points:
+    // "." (login) and "./wallet" (the wallet window). Splitting in both formats puts what they share (SlotgateError,
+    // the popup machinery) in one chunk, so `instanceof SlotgateError` holds across the two entries in CJS too.
+    entry: { index: "src/index.ts", wallet: "src/wallet/index.ts" },
     format: ["esm", "cjs"],
+    splitting: true,
     dts: true,
     sourcemap: true,
     clean: true,

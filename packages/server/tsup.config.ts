@@ -14,7 +14,7 @@ export default defineConfig([
   ),
   {
     // The pages' browser scripts (type-checked by tsconfig.browser.json), served by the server under a content-hashed path.
-    entry: { "developer-center": "src/developer/browser/developer-center.ts" },
+    entry: { "developer-center": "src/developer/browser/developer-center.ts", "wallet-window": "src/wallet-window/browser/wallet-window.ts" },
     outDir: "dist/assets",
     format: ["iife"],
     outExtension: () => ({ js: ".js" }),

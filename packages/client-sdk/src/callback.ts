@@ -1,5 +1,6 @@
 import { BROADCAST_CHANNEL } from "./constants.js";
 import { readLoginMessage } from "./login/message.js";
+import { relayFragment } from "./popup/relay-fragment.js";
 
 /**
  * Options of {@link handleLoginCallback}.
@@ -39,17 +40,12 @@ export interface HandleLoginCallbackOptions {
  * ```
  */
 export function handleLoginCallback(options: HandleLoginCallbackOptions = {}): boolean {
-  const params = new URLSearchParams(window.location.hash.slice(1));
-  const message = readLoginMessage(Object.fromEntries(params));
-  if (!message) return false;
-  history.replaceState(history.state, "", window.location.pathname + window.location.search);
-  try {
-    const channel = new BroadcastChannel(BROADCAST_CHANNEL);
-    channel.postMessage({ from: message.from, type: message.type, data: message.data, state: message.state });
-    channel.close();
-  } catch {
-    return false;
-  }
-  if (options.close !== false) setTimeout(() => window.close(), 100);
-  return true;
+  return relayFragment(
+    (params) => {
+      const m = readLoginMessage(params);
+      return m && { from: m.from, type: m.type, data: m.data, state: m.state };
+    },
+    BROADCAST_CHANNEL,
+    options.close,
+  );
 }

@@ -31,3 +31,9 @@ export const BROWSER_LOGOUT_PATH = "/oauth/logout";
 export const RENEW_TIMEOUT_MS = 10_000;
 /** @internal */
 export const RENEW_BEFORE_SECONDS = 300;
+/** @internal */
+export const WALLET_CHANNEL = "slotgate_wallet";
+/** @internal */
+export const WALLET_PATH = "/wallet";
+/** @internal */
+export const WALLET_TIMEOUT_MS = 600_000;

@@ -1,7 +1,8 @@
 import { CLOCK_SKEW_SECONDS, LOGIN_TIMEOUT_MS, RENEW_BEFORE_SECONDS, RENEW_TIMEOUT_MS } from "./constants.js";
 import { SlotgateError } from "./errors.js";
 import { awaitLoginResult } from "./login/await-result.js";
-import { authorizeUrl, openPopup } from "./login/popup.js";
+import { authorizeUrl } from "./login/popup.js";
+import { openPopup } from "./popup/open.js";
 import { finishRedirect, REDIRECT_PARAMS, startRedirect } from "./login/redirect.js";
 import { renewInFrame } from "./login/silent.js";
 import { randomState } from "./login/state.js";

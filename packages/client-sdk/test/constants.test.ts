@@ -19,6 +19,14 @@ describe("constants copied from @slotgate/protocol (kept out of the bundle)", ()
       BROWSER_LOGOUT_PATH: PATHS.browserLogout,
       RENEW_TIMEOUT_MS: 10_000,
       RENEW_BEFORE_SECONDS: 300,
+      WALLET_CHANNEL: BRAND.walletBroadcastChannel,
+      WALLET_PATH: PATHS.walletActionPage.replace("/:action", ""),
+      WALLET_TIMEOUT_MS: 600_000, // a confirmation's lifetime (CreateWalletConfirmationResponse.expires_at): 10 minutes
     });
+  });
+
+  it("the wallet window's two page paths are WALLET_PATH's", () => {
+    expect(PATHS.walletActionPage).toBe(`${constants.WALLET_PATH}/:action`);
+    expect(PATHS.walletConfirmPage).toBe(`${constants.WALLET_PATH}/confirm/:confirmation_id`);
   });
 });

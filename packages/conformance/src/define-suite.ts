@@ -3,6 +3,7 @@ import type { CheckGroup } from "./checks/check.js";
 import { contentTokenChecks } from "./checks/content-tokens.js";
 import { CHECK_GROUPS } from "./checks/index.js";
 import { slotChecks } from "./checks/slots.js";
+import { walletWindowChecks } from "./checks/wallet-window.js";
 import { deviceExpiryChecks } from "./checks/device.js";
 import { expiredTokenChecks } from "./checks/validate-revoke.js";
 import { type ConformanceContext, createConformanceContext } from "./context.js";
@@ -18,7 +19,8 @@ const CHECK_TIMEOUT_MS = 30_000;
  * 127.0.0.1) in `beforeAll`, so it can run many times against the same target.
  *
  * Groups: developer center, authorize, token, validate / revoke, status, oauth-meta, bad input, and
- * content tokens with the slots and the listing lock (unless `features.contentTokens === false`). The expired-token check is registered
+ * content tokens with the slots and the listing lock (unless `features.contentTokens === false`), the wallet window's
+ * confirmation rows (they need a client's cuid: also unless `features.walletWindow === false`). The expired-token check is registered
  * when `operator.issueExpiredToken` is given.
  *
  * @example
@@ -55,5 +57,6 @@ export function defineConformanceSuite(target: ConformanceTarget): void {
       register("content tokens", contentTokenChecks);
       register("slots and the listing lock", slotChecks);
     }
+    if (target.features?.contentTokens !== false && target.features?.walletWindow !== false) register("wallet window", walletWindowChecks);
   });
 }

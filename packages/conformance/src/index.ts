@@ -145,6 +145,13 @@ export {
 } from "./checks/content-tokens.js";
 export { saleRefusedWhileSellerLoggedIn, slotChecks, slotsOpenListActivateAfterLogout, slotsRefuseBadInputAndStrangers } from "./checks/slots.js";
 export {
+  walletConfirmationCreatedPendingAndReadable,
+  walletConfirmationHiddenFromOtherClients,
+  walletConfirmationRefusesBadRequests,
+  walletConfirmationRefusesCuidNotOwned,
+  walletWindowChecks,
+} from "./checks/wallet-window.js";
+export {
   endpointTableChecks,
   openApiListsEveryRow,
   tableRowsRefuseAnotherActor,

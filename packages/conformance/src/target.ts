@@ -43,6 +43,12 @@ export interface ConformanceTarget {
      * @default true
      */
     contentTokens?: boolean;
+    /**
+     * Run the wallet window's confirmation checks (`/v1/wallet/confirmations`; they also need the content-token
+     * rows, for a client's cuid).
+     * @default true
+     */
+    walletWindow?: boolean;
   };
 }
 
@@ -65,4 +71,9 @@ export interface ConformanceOperator {
    * given, the suite checks that polling an expired device code gets `expired_token`.
    */
   expireDeviceAuthorization?(userCode: string): Promise<void>;
+  /**
+   * Makes sure the user has a wallet (a PIN registered), when the target needs it: a wallet confirmation is
+   * refused 404 `wallet_not_found` for a player without one. The suite calls it before the wallet-window checks.
+   */
+  ensureWallet?(args: { user_id: string }): Promise<void>;
 }

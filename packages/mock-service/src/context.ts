@@ -1,6 +1,7 @@
 import { type AnyEndpoint, routePath } from "@slotgate/protocol/endpoints";
 import type { MockFixtures } from "./fixtures.js";
 import type { SigningKeys } from "./jwt.js";
+import type { WalletDecision } from "./handlers/wallet-window.js";
 import type { MockFaults } from "./options.js";
 import type { MockState } from "./state.js";
 
@@ -23,6 +24,10 @@ export interface MockContext {
   bodyLimit: number | null;
   /** The endpoint table's rows the simulated service serves, as their handlers are made. */
   endpoints: AnyEndpoint[];
+  /** How the simulated player answers a wallet window when nothing is queued (option `walletDecision`). */
+  walletDecision: WalletDecision;
+  /** Decisions queued by `mock.wallet.nextDecision`, taken one per window, oldest first. */
+  walletDecisions: WalletDecision[];
 }
 
 /** An absolute URL for a path of the simulated service. */

@@ -15,6 +15,7 @@ import { oauthMetaHandlers } from "./handlers/oauth-meta.js";
 import { statusHandlers } from "./handlers/status.js";
 import { tokenHandlers } from "./handlers/token.js";
 import { validateHandlers } from "./handlers/validate.js";
+import { type WalletDecision, walletWindowHandlers } from "./handlers/wallet-window.js";
 import { wellKnownHandlers } from "./handlers/well-known.js";
 import { type SigningKeys, createSigningKeys } from "./jwt.js";
 import type { MockFaults, MockServiceOptions } from "./options.js";
@@ -47,6 +48,21 @@ export interface MockOperator {
   expireDeviceAuthorization(userCode: string): Promise<void>;
 }
 
+/** Test controls of the simulated wallet window. */
+export interface MockWalletControls {
+  /**
+   * Queues how the simulated player answers the next wallet window (one decision per window, oldest first);
+   * when the queue is empty the `walletDecision` option applies.
+   *
+   * @example
+   * ```ts
+   * mock.wallet.nextDecision("deny");
+   * await expect(wallet.transfer(confirmation)).rejects.toMatchObject({ code: "confirmation_denied" });
+   * ```
+   */
+  nextDecision(decision: WalletDecision): void;
+}
+
 /** A simulated Slotgate service: MSW handlers over an in-memory state. */
 export interface MockService {
   /** MSW request handlers; pass them to `setupServer(...)` (msw/node) or `setupWorker(...)` (msw/browser). */
@@ -65,6 +81,8 @@ export interface MockService {
   readonly state: MockState;
   /** Platform-operator actions. */
   readonly operator: MockOperator;
+  /** Test controls of the simulated wallet window. */
+  readonly wallet: MockWalletControls;
   /** Resolves once the signing key exists and the fixtures are seeded (handlers await it themselves). */
   ready(): Promise<void>;
   /** Signs a user JWT (as the popup / loopback login returns) for an existing user and client. */
@@ -133,6 +151,8 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     callbackDelayMs: Math.max(0, options.callbackDelayMs ?? 10),
     bodyLimit: faults.noBodyLimit ? null : LIMITS.maxJsonBodyBytes,
     endpoints: [],
+    walletDecision: options.walletDecision ?? "approve",
+    walletDecisions: [],
   };
 
   const handlers: HttpHandler[] = [
@@ -147,6 +167,7 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     ...oauthMetaHandlers(ctx),
     ...contentTokenHandlers(ctx),
     ...slotHandlers(ctx),
+    ...walletWindowHandlers(ctx),
     ...fallbackHandlers(ctx),
   ];
 
@@ -189,6 +210,14 @@ export function createMockService(options: MockServiceOptions = {}): MockService
     fixtures,
     state,
     operator,
+    wallet: {
+      nextDecision(decision) {
+        if (decision !== "approve" && decision !== "deny" && decision !== "fail") {
+          throw new MockServiceError("invalid_option", 'A wallet decision is "approve", "deny" or "fail".');
+        }
+        ctx.walletDecisions.push(decision);
+      },
+    },
     ready: async () => {
       await ctx.ready();
     },

@@ -12,7 +12,8 @@
  *
  * @packageDocumentation
  */
-export { type MockOperator, type MockService, createMockService } from "./create-mock-service.js";
+export { type MockOperator, type MockService, type MockWalletControls, createMockService } from "./create-mock-service.js";
+export type { WalletDecision } from "./handlers/wallet-window.js";
 export { MockServiceError, type MockServiceErrorCode } from "./errors.js";
 export { type ClientFixture, type FixtureOptions, type MockFixtures, FIXTURES, createFixtures } from "./fixtures.js";
 export type { MockFaults, MockServiceOptions } from "./options.js";
@@ -31,4 +32,5 @@ export {
   type SlotBalance,
   type SlotRecord,
   type StatusRecord,
+  type WalletConfirmationRecord,
 } from "./state.js";

@@ -1,4 +1,5 @@
 import type { FixtureOptions } from "./fixtures.js";
+import type { WalletDecision } from "./handlers/wallet-window.js";
 
 /**
  * Deliberate contract violations, for proving that the conformance suite catches them.
@@ -31,6 +32,8 @@ export interface MockFaults {
   rotationWithoutOverlap?: boolean;
   /** A disabled client still authenticates. */
   disabledClientStillWorks?: boolean;
+  /** Wallet confirmations skip the cuid check (any client may ask about any cuid) and any client reads any confirmation. */
+  walletAnyClient?: boolean;
 }
 
 /** Options of {@link createMockService}. */
@@ -71,6 +74,13 @@ export interface MockServiceOptions extends FixtureOptions {
    * @default 86400
    */
   clientSecretOverlapSeconds?: number;
+  /**
+   * How the simulated player answers every wallet window (`/wallet/confirm/{id}`, `/wallet/{action}`) for which
+   * no decision was queued with `mock.wallet.nextDecision`: `approve`, `deny`, or `fail` (the service reports
+   * `chain_unavailable`).
+   * @default "approve"
+   */
+  walletDecision?: WalletDecision;
   /** Deliberate contract violations (see {@link MockFaults}). */
   faults?: MockFaults;
 }

@@ -1,5 +1,5 @@
 import type { RememberedAnswer } from "./http/idempotency.js";
-import type { AuthorizationStatus, ClientApplication, ClientAuditEntry } from "@slotgate/protocol";
+import type { AuthorizationStatus, ClientApplication, ClientAuditEntry, WalletConfirmationRequest } from "@slotgate/protocol";
 import type { PasswordHash } from "./passwords.js";
 import { randomAddress } from "./random.js";
 
@@ -106,6 +106,22 @@ export interface RefreshTokenRecord {
 export interface StatusRecord {
   status: AuthorizationStatus;
   timestamp: string;
+}
+
+/** A wallet confirmation a client's backend created; the simulated window decides it. */
+export interface WalletConfirmationRecord {
+  id: string;
+  client_id: string;
+  user_id: string;
+  request: WalletConfirmationRequest;
+  redirect_uri: string;
+  /** `pending` until the window decides; expiry is read from `expires_at`. */
+  status: "pending" | "approved" | "denied" | "failed";
+  tx_hash: string | null;
+  write_id: string | null;
+  error?: { code: string; message: string };
+  /** Epoch milliseconds. */
+  expires_at: number;
 }
 
 /** A content-token provider registration. */
@@ -224,6 +240,8 @@ export class MockState {
   readonly signupChallenges = new Map<string, SignupChallenge>();
   /** Every authorize callback attempted, in order. */
   readonly callbacks: CallbackDelivery[] = [];
+  /** Wallet confirmations (`POST /v1/wallet/confirmations`), by id. */
+  readonly walletConfirmations = new Map<string, WalletConfirmationRecord>();
   private nextUserId = 1001;
 
   /** Allocates the next end-user id (decimal string of a positive integer). */

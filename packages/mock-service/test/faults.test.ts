@@ -19,6 +19,8 @@ import {
   statusRejectsOtherUsersToken,
   tableRowsRefuseAnotherActor,
   tokenRejectsUnregisteredRedirectUri,
+  walletConfirmationHiddenFromOtherClients,
+  walletConfirmationRefusesCuidNotOwned,
 } from "@slotgate/conformance";
 import { setupServer } from "msw/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +53,11 @@ const CASES: { fault: keyof MockFaults; checks: Record<string, Check>; because: 
     because: [/activate while logged in: HTTP status/, /sale while the seller is logged in: HTTP status/],
   },
   { fault: "disabledClientStillWorks", checks: { clientDisableEnableDelete }, because: [/disabled client/] },
+  {
+    fault: "walletAnyClient",
+    checks: { walletConfirmationRefusesCuidNotOwned, walletConfirmationHiddenFromOtherClients },
+    because: [/approve_purchases for another client's cuid: HTTP status/, /another client reads the confirmation: HTTP status/],
+  },
 ];
 
 const healthy = createMockService({ baseUrl: "http://healthy.slotgate.test" });

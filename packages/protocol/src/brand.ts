@@ -22,4 +22,6 @@ export const BRAND = {
   legacyStoragePrefix: "gameauth_",
   /** Name of the BroadcastChannel used when `window.opener` is severed (COOP). */
   broadcastChannel: "slotgate_login",
+  /** Name of the BroadcastChannel the wallet window posts its outcome on (beside postMessage). */
+  walletBroadcastChannel: "slotgate_wallet",
 } as const;

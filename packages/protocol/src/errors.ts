@@ -109,6 +109,16 @@ export const ERRORS = {
       "The platform does not sponsor this operation: the token is not on the sponsorship allow-list, or the operation may use more gas than one operation may.",
   },
 
+  // --- wallet window ---
+  confirmation_not_found: { status: 404, message: "No wallet confirmation with this id belongs to this client application." },
+  confirmation_closed: { status: 409, message: "This wallet confirmation was already approved, denied or has expired; create a new one." },
+  cuid_not_owned: { status: 403, message: "This client application did not register the cuid (or the slot's cu_id) it asks the player about." },
+  wallet_session_required: {
+    status: 401,
+    message: "The wallet window has no sign-in of this player for this client application; sign in through the client's login first.",
+  },
+  wallet_user_mismatch: { status: 403, message: "The player signed in to this window is not the player this confirmation is for." },
+
   // --- service ---
   chain_unavailable: { status: 503, message: "The blockchain node did not answer; retry later." },
   sponsorship_budget_exceeded: {

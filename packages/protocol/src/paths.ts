@@ -70,6 +70,24 @@ export const PATHS = {
   chainInfo: "/v1/chain",
   /** `GET`: a chain write's state and answer (`write_id` of a 202 answer). */
   chainWrite: "/v1/chain/writes/:write_id",
+  /** `POST` (Basic): a client's backend asks the player to confirm a wallet operation in the wallet window. */
+  walletConfirmations: "/v1/wallet/confirmations",
+  /** `GET` (Basic): a wallet confirmation's state and outcome (the creating client only). */
+  walletConfirmation: "/v1/wallet/confirmations/:confirmation_id",
+  /** The wallet window's confirmation page (popup, service origin; `?state=`). */
+  walletConfirmPage: "/wallet/confirm/:confirmation_id",
+  /** The confirmation page's approve (PIN and key share, same-origin, CSRF double-submit). */
+  walletConfirmApprove: "/wallet/confirm/:confirmation_id/approve",
+  /** The confirmation page's deny: nothing moves. */
+  walletConfirmDeny: "/wallet/confirm/:confirmation_id/deny",
+  /** The confirmation window's last page: posts the `wallet_result` to the opener (`?state=`). */
+  walletConfirmResult: "/wallet/confirm/:confirmation_id/result",
+  /** The PIN set-up window's post (same origin, CSRF double-submit): the key share and the words, once, to the window. */
+  walletPinSetup: "/wallet/pin-setup",
+  /** A page-started window's last page: posts the `wallet_result` to the opener. */
+  walletActionResult: "/wallet/:action/result",
+  /** A page-started wallet window (`pin-setup`, `pin-reset`, `recover`, `approvals`; `?client_id=&redirect_uri=&state=`). */
+  walletActionPage: "/wallet/:action",
   pinRegister: "/v1/pin/register",
   pinVerify: "/v1/pin/verify",
   pinReset: "/v1/pin/reset",

@@ -26,3 +26,4 @@ export * from "./schemas/oauth-meta.js";
 export * as primitives from "./schemas/primitives.js";
 export * from "./schemas/responses.js";
 export * from "./schemas/slots.js";
+export * from "./schemas/wallet-window.js";

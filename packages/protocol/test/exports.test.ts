@@ -21,6 +21,7 @@ describe("public surface", () => {
         "isPendingWrite",
         "popupResultPayload",
         "redirectUriAllowed",
+        "walletResultPayload",
       ]
     `);
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { POPUP_RESULT_SCRIPT, popupResultPayload } from "../src/index.js";
+import { POPUP_RESULT_SCRIPT, popupResultPayload, walletResultPayload } from "../src/index.js";
 
 describe("popup result page", () => {
   it("targets the registered origin with the dual broadcast, slotgate first", () => {
@@ -15,5 +15,22 @@ describe("popup result page", () => {
     expect(POPUP_RESULT_SCRIPT).toContain("result.targetOrigin");
     expect(POPUP_RESULT_SCRIPT).toContain('location.replace(result.redirectUri + "#"');
     expect(() => new Function(POPUP_RESULT_SCRIPT)).not.toThrow();
+  });
+});
+
+describe("wallet window result", () => {
+  it("posts one wallet_result message to the redirect URI's origin on the wallet channel", () => {
+    const payload = walletResultPayload("https://game.example/cb", "st", { action: "pin-setup", status: "approved", address: "0x1" });
+    expect(payload).toEqual({
+      targetOrigin: "https://game.example",
+      redirectUri: "https://game.example/cb",
+      channel: "slotgate_wallet",
+      messages: [{ from: "slotgate", type: "wallet_result", state: "st", data: { action: "pin-setup", status: "approved", address: "0x1" } }],
+    });
+  });
+
+  it("carries an object data as JSON in the COOP fragment and uses the payload's channel", () => {
+    expect(POPUP_RESULT_SCRIPT).toContain("JSON.stringify(first.data)");
+    expect(POPUP_RESULT_SCRIPT).toContain("result.channel ||");
   });
 });

@@ -1,104 +1,26 @@
 import { BROADCAST_CHANNEL } from "../constants.js";
 import { SlotgateError } from "../errors.js";
+import { awaitPopupResult } from "../popup/await-result.js";
 import { cleanReason, readLoginMessage } from "./message.js";
 
-/** How often the popup is checked for being closed. @internal */
-export const POLL_MS = 250;
-/** After the popup is seen closed, how long a result already on its way may still arrive. @internal */
-export const CLOSE_GRACE_MS = 1_000;
-/**
- * A popup first seen on a cross-origin page and then closed within this time is taken as severed by
- * Cross-Origin-Opener-Policy, not closed by its user: Chromium can let the opener see the service's page for a
- * moment before it swaps the popup into another browsing context group (measured: 178 ms on a loaded two-core
- * machine). No person reads a sign-in page and closes it that fast; if one does, the return of focus still ends
- * the wait. @internal
- */
-export const SEVERANCE_MS = 1_500;
+export { CLOSE_GRACE_MS, POLL_MS, SEVERANCE_MS } from "../popup/await-result.js";
 
 /**
- * Waits for the login result of one popup and settles exactly once, removing every listener and timer and
- * closing the popup on every path. Two channels, first one wins:
- *
- * 1. `message` events on this window from the popup, only when `origin` is the service origin and
- *    `source` is that popup;
- * 2. `BroadcastChannel("slotgate_login")` on this origin, fed by {@link handleLoginCallback} on the
- *    redirect page when a Cross-Origin-Opener-Policy severed `window.opener`.
- *
- * Both require `from: "slotgate"` and the expected `state`.
- *
- * Closing: once the popup has been seen open on the service page (`closed` false while its `location`
- * throws for at least {@link SEVERANCE_MS}, or reads a real URL when the service shares the app's origin),
- * `closed` is trusted. A popup that reads `closed` before that was severed by COOP (the opener's handle reports
- * closed at the first cross-origin navigation, sometimes a moment after it) or closed before loading; the SDK then
- * waits for the fallback channel and treats the return of focus to this window as the user closing the popup.
- * @internal
+ * Waits for the login result of one popup (see `awaitPopupResult` for the channels, the closing and the COOP
+ * handling): a `from: "slotgate"` `success` message with this `state` resolves the JWT, a `fail` one rejects
+ * `login_failed` with its reason; the fallback channel is `BroadcastChannel("slotgate_login")`. @internal
  */
 export function awaitLoginResult(popup: Window, state: string, origin: string, timeoutMs: number): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    let attached = false;
-    let crossOriginSince: number | undefined;
-    let settled = false;
-    let closeTimer: ReturnType<typeof setTimeout> | undefined;
-    let channel: BroadcastChannel | undefined;
-    try {
-      channel = new BroadcastChannel(BROADCAST_CHANNEL);
-    } catch {
-      // No BroadcastChannel (old browser, opaque origin): postMessage still works; only the COOP fallback is lost.
-    }
-    const listeners = new AbortController();
-    const { signal } = listeners;
-
-    const settle = (error: SlotgateError | undefined, jwt?: string): void => {
-      if (settled) return;
-      settled = true;
-      listeners.abort();
-      channel?.close();
-      clearInterval(poll);
-      clearTimeout(timer);
-      clearTimeout(closeTimer);
-      try {
-        if (!popup.closed) popup.close();
-      } catch {}
-      if (error) reject(error);
-      else resolve(jwt as string);
-    };
-
-    const accept = (value: unknown): void => {
+  return awaitPopupResult(popup, {
+    origin,
+    channel: BROADCAST_CHANNEL,
+    timeoutMs,
+    read(value) {
       const message = readLoginMessage(value, state);
-      if (!message) return;
-      if (message.type === "success") settle(undefined, message.data);
-      else settle(new SlotgateError("login_failed", cleanReason(message.data)));
-    };
-
-    const closedSoon = (): void => {
-      closeTimer ??= setTimeout(() => settle(new SlotgateError("popup_closed")), CLOSE_GRACE_MS);
-    };
-
-    const poll = setInterval(() => {
-      if (!popup.closed) {
-        if (!attached) {
-          try {
-            attached = popup.location.href !== "about:blank"; // same-origin service: readable once loaded
-          } catch {
-            crossOriginSince ??= Date.now(); // cross-origin service page: ours once it outlives a COOP swap
-            attached = Date.now() - crossOriginSince >= SEVERANCE_MS;
-          }
-        }
-        return;
-      }
-      clearInterval(poll);
-      if (attached) closedSoon();
-      else window.addEventListener("focus", closedSoon, { signal });
-    }, POLL_MS);
-    const timer = setTimeout(() => settle(new SlotgateError("login_timeout")), timeoutMs);
-
-    window.addEventListener(
-      "message",
-      (event) => {
-        if (event.origin === origin && event.source === popup) accept(event.data);
-      },
-      { signal },
-    );
-    channel?.addEventListener("message", (event) => accept(event.data), { signal });
+      if (!message) return undefined;
+      return message.type === "success" ? message.data : new SlotgateError("login_failed", cleanReason(message.data));
+    },
+    closed: () => new SlotgateError("popup_closed"),
+    timeout: () => new SlotgateError("login_timeout"),
   });
 }

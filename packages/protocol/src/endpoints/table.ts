@@ -4,6 +4,7 @@ import { developerEndpoints } from "./rows/developer.js";
 import { oauthEndpoints, oauthPages } from "./rows/oauth.js";
 import { platformEndpoints } from "./rows/platform.js";
 import { walletEndpoints } from "./rows/wallet.js";
+import { walletWindowEndpoints, walletWindowPages } from "./rows/wallet-window.js";
 
 /**
  * Every endpoint of the Slotgate HTTP service, by name: method, path, who may call it and how, the
@@ -24,6 +25,8 @@ export const ENDPOINTS = endpointTable(
   ...oauthEndpoints,
   ...developerEndpoints,
   ...walletEndpoints,
+  ...walletWindowEndpoints,
+  ...walletWindowPages,
   ...contentTokenEndpoints,
   ...platformEndpoints,
 );

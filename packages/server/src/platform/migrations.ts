@@ -294,6 +294,30 @@ CREATE TABLE client_logos (
 );
 `,
     },
+    {
+      version: 13,
+      name: "wallet window confirmations",
+      // docs/decisions/wallet-window.md: a client's backend asks, the player confirms once in the window.
+      // 'signing' is the state between taking it and the chain call's outcome (a wrong PIN puts it back).
+      sql: `
+CREATE TABLE wallet_confirmations (
+  id TEXT PRIMARY KEY,
+  client_id TEXT NOT NULL REFERENCES clients(client_id),
+  user_id BIGINT NOT NULL,
+  kind TEXT NOT NULL CHECK (kind IN ('approve_purchases', 'token_transfer', 'slot_hand_over')),
+  params JSONB NOT NULL,
+  redirect_uri TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'signing', 'approved', 'denied', 'failed')),
+  tx_hash TEXT,
+  write_id TEXT,
+  error JSONB,
+  created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+  expires_at TIMESTAMPTZ NOT NULL,
+  closed_at TIMESTAMPTZ
+);
+CREATE INDEX wallet_confirmations_expires ON wallet_confirmations(expires_at);
+`,
+    },
   ],
 };
 
@@ -302,7 +326,7 @@ CREATE TABLE client_logos (
  *
  * @example
  * ```ts
- * await migrateServer(db); // [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] on a fresh database, [] afterwards
+ * await migrateServer(db); // [1, 2, …, 13] on a fresh database, [] afterwards
  * ```
  */
 export function migrateServer(db: Database): Promise<number[]> {

@@ -86,7 +86,7 @@ describe("GET /oauth/authorize validation", () => {
     expect(html).toContain('name="decision" value="approve"');
     expect(html).toContain('name="decision" value="deny"');
     const cookie = res.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^slotgate_csrf=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Lax/);
+    expect(cookie).toMatch(/^slotgate_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax/);
     const token = /name="csrf_token" value="([^"]+)"/.exec(html)![1];
     expect(cookie).toContain(`slotgate_csrf=${token}`);
     expect(res.headers.get("content-security-policy")).toContain("form-action 'self' https://app.example");
@@ -203,7 +203,7 @@ describe("POST /oauth/authorize", () => {
     expect(result.messages[0]!.data.split(".")).toHaveLength(3);
     expect(result.messages[1]!.data).toBe(result.messages[0]!.data);
     expect(res.html).toContain("window.opener.postMessage(result.messages[i], result.targetOrigin)");
-    expect(res.html).toContain('new BroadcastChannel("slotgate_login")');
+    expect(res.html).toContain('new BroadcastChannel(result.channel || "slotgate_login")');
     expect(res.html).not.toMatch(/postMessage\([^)]*["']\*["']/);
     const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${result.messages[0]!.data}` } });
     expect(validate.status).toBe(200);

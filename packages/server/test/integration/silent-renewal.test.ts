@@ -45,7 +45,7 @@ beforeAll(async () => {
   const res = await browser.submitWithMailbox({ ...params, csrf_token: page.csrf, ...player, decision: "approve", intent: "signup" });
   expect(res.status).toBe(302);
   const set = sessionCookie(res.headers.getSetCookie());
-  expect(set).toMatch(/; Path=\/oauth; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
+  expect(set).toMatch(/; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000$/);
   session = set!.split(";")[0]!;
 });
 afterAll(async () => server?.close());

@@ -33,7 +33,7 @@ describe("slotgate-server CLI (embedded database in a temp data dir)", () => {
   it("migrate, dev-user create, client create (id + one-time secret as JSON), client list, keys rotate", async () => {
     const migrate = await run("migrate");
     expect(migrate.code).toBe(0);
-    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12], database: "pglite" });
+    expect(JSON.parse(migrate.out)).toEqual({ success: true, applied: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13], database: "pglite" });
     expect(JSON.parse((await run("migrate")).out).applied).toEqual([]);
 
     const dev = await runWith({ secret: "ops-password-1" }, "dev-user", "create", "--email", "ops@example.test");

@@ -8,7 +8,8 @@ import { readCookie } from "./csrf.js";
  * set when the user approves that client interactively, read by `prompt=none` (silent renewal), ended by
  * `POST /oauth/logout`. One cookie per client, so a silent answer never grants a client the user has not
  * approved in this browser. Stateless: `{userId}.{authTime}.{expires}.{mac}`, HMAC-SHA256 under a key derived
- * from `CLIENT_SECRET_PEPPER`, `HttpOnly`, path `/oauth`, `SameSite=None; Secure` on https (the renewal runs in
+ * from `CLIENT_SECRET_PEPPER`, `HttpOnly`, path `/` (the sign-in under `/oauth` and the wallet window under
+ * `/wallet` read it: docs/decisions/wallet-window.md), `SameSite=None; Secure` on https (the renewal runs in
  * a cross-site iframe) and `SameSite=Lax` on plain-http development issuers.
  */
 
@@ -30,9 +31,9 @@ function mac(services: Services, clientId: string, body: string): string {
   return createHmac("sha256", key).update(`${clientId}.${body}`).digest("base64url");
 }
 
-function attributes(services: Services, maxAge: number): string {
+function attributes(services: Services, maxAge: number, path = "/"): string {
   const site = services.issuer.startsWith("https:") ? "SameSite=None; Secure" : "SameSite=Lax";
-  return `Path=/oauth; HttpOnly; ${site}; Max-Age=${maxAge}`;
+  return `Path=${path}; HttpOnly; ${site}; Max-Age=${maxAge}`;
 }
 
 /** Starts (`authTime` now) or extends (the session's own `authTime`) the browser session of `userId` for `clientId`. */
@@ -59,4 +60,6 @@ export function readBrowserSession(services: Services, req: Request, clientId: s
 /** Ends the browser session for `clientId`. */
 export function clearBrowserSession(services: Services, res: Response, clientId: string): void {
   res.append("Set-Cookie", `${cookieName(clientId)}=; ${attributes(services, 0)}`);
+  // A session set before the path was widened (Path=/oauth) ends too.
+  res.append("Set-Cookie", `${cookieName(clientId)}=; ${attributes(services, 0, "/oauth")}`);
 }

@@ -1,3 +1,5 @@
+import { walletConfirmationRoutes } from "../../wallet-window/api-routes.js";
+import { walletWindowRoutes } from "../../wallet-window/window-routes.js";
 import express, { type Express } from "express";
 import { authorizeRoutes } from "../../oauth/authorize/routes.js";
 import type { ChainHandle } from "../../chain-api/chain/start-chain.js";
@@ -151,7 +153,15 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
   // Hot paths first: every router a request passes costs a little. The token router (one route)
   // before the status router (seven): a code exchange then skips the status routes' path tests.
   const routers = [tokenRoutes, statusRoutes, authorizeRoutes, deviceRoutes, oauthMetaRoutes, devCenterRoutes, pinRoutes, transferRoutes, contentTokenRoutes];
-  routers.push(slotExchangeRoutes, slotRoutes, chainInfoRoutes, ...(services.chain?.devOperator ? [devOperatorRoutes] : []), discoveryRoutes);
+  routers.push(
+    slotExchangeRoutes,
+    slotRoutes,
+    walletConfirmationRoutes,
+    walletWindowRoutes,
+    chainInfoRoutes,
+    ...(services.chain?.devOperator ? [devOperatorRoutes] : []),
+    discoveryRoutes,
+  );
   for (const routes of routers) app.use(routes(services));
   app.use(notFound);
   app.use(errorHandler(log));

@@ -58,7 +58,9 @@ export function errorHandler(log: Logger) {
     }
     if (res.headersSent) return;
     for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-    if ((req.path === PATHS.authorize || req.path === PATHS.deviceVerification || req.path === PATHS.identityProviderCallback) && wantsHtml(req)) {
+    const page = req.path === PATHS.authorize || req.path === PATHS.deviceVerification || req.path === PATHS.identityProviderCallback;
+    // The wallet window's pages (GET) answer their refusals as a page too; its posts are the page script's JSON.
+    if ((page || (req.method === "GET" && req.path.startsWith("/wallet/"))) && wantsHtml(req)) {
       const shownError = err;
       // The page's language from the request's own ui_locales (query or form), then Accept-Language; a bad value is just not matched.
       const body = (req.body && typeof req.body === "object" ? req.body : {}) as Record<string, unknown>;

@@ -202,6 +202,38 @@ export const en = {
   "devScript.previousKey": "The previous key still decrypts until {until}.",
   "devScript.replayStateOn": "Spend replay protection: on.",
   "devScript.replayStateOff": "Spend replay protection: off.",
+  "wallet.confirm.title": "Confirm in your wallet",
+  "wallet.asks": "<strong>{app}</strong> asks you to confirm:",
+  "wallet.kind.approve_purchases":
+    "Let {app} buy content for your slot of {cuid}, paying up to {amount} XOTN (in wei) in total from the slot's XOTN. This replaces any earlier allowance for {cuid}.",
+  "wallet.kind.token_transfer": "Send {amount} XOTN (in wei) from your wallet {from} to {to}.",
+  "wallet.kind.slot_hand_over":
+    "Hand your slot {meta} of {cuid} over to player {to}. Everything in it moves to the new owner: the slot, its balance of {balance} and its used balances of {used}.",
+  "wallet.expires": "This request is valid for 10 minutes.",
+  "wallet.nothingMoves": "If you deny or close this window, nothing moves.",
+  "wallet.pin": "Your PIN",
+  "wallet.pinAgain": "Your PIN again",
+  "wallet.noSession.title": "Sign in first",
+  "wallet.noSession": "This window does not know you for {app}. Sign in to {app} in this browser, then open it again.",
+  "wallet.noSession.signIn": "Sign in to {app}",
+  "wallet.otherUser.title": "Not your request",
+  "wallet.otherUser": "This request is for another player than the one signed in to {app} in this browser. Nothing was shown or changed.",
+  "wallet.closed.title": "Request closed",
+  "wallet.closed": "This request was already answered or has expired. Nothing more can be done here.",
+  "wallet.setup.title": "Set up your PIN",
+  "wallet.setup.intro":
+    "<strong>{app}</strong> asks you to protect your wallet with a PIN. Your key stays in this browser, on this service's site; {app} never sees it.",
+  "wallet.setup.mismatch": "The two PINs differ; type the same PIN twice.",
+  "wallet.setup.exists": "Your wallet already has a PIN. Use your backup words to reset it.",
+  "wallet.words.title": "Your backup words",
+  "wallet.words.intro": "Write these 12 words down and keep them safe. They are shown only this once; with them you can reset your PIN.",
+  "wallet.words.done": "I have written them down",
+  "wallet.noKey": "This browser holds no key for your wallet. Set up or recover your PIN in this browser first.",
+  "wallet.done.title": "Done",
+  "wallet.done": "Done. You can close this window.",
+  "wallet.denied": "Nothing was changed. You can close this window.",
+  "error.pin_invalid": "The PIN is wrong.",
+  "error.pin_locked": "Too many wrong PINs; your wallet is locked for a while.",
 } as const;
 
 /** The key of one hosted-page message. */

@@ -1,0 +1,229 @@
+import { JsonRpcProvider } from "ethers";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { basic, chainOf, pinOf, postBasic, type TestClient, xotnBalance } from "../support/chain-flows.js";
+import { call, registerClient } from "../support/flows.js";
+import { startTestServer, type TestServer } from "../support/harness.js";
+import { newWindowPlayer, openWindow, registerPin, type WindowPlayer, windowPost } from "../support/wallet-window.js";
+
+/**
+ * The wallet window against the real server on one development chain: a client's backend asks
+ * (`POST /v1/wallet/confirmations`), the player confirms in the window with the browser session of that
+ * client and the PIN shares the window keeps, the outcome is read back by the backend and on the chain.
+ */
+let server: TestServer;
+let game: TestClient;
+let otherGame: TestClient;
+let player: WindowPlayer;
+let stranger: WindowPlayer;
+let shares: { pin_hash: string; pin_salt: string; key_share_user: string };
+const cuid = `ww-${Date.now()}`;
+const otherCuid = `ww-other-${Date.now()}`;
+
+beforeAll(async () => {
+  server = await startTestServer({ CHAIN: "anvil" });
+  game = await registerClient(server.url, { blockchain: true });
+  otherGame = await registerClient(server.url, { blockchain: true, redirect_uris: ["https://other.example/callback"] });
+  for (const [client, id] of [
+    [game, cuid],
+    [otherGame, otherCuid],
+  ] as const) {
+    const init = await postBasic(server, client, "/v1/development-api/init_permission_provider", {
+      client_id: client.client_id,
+      cuid: id,
+      release_per: 20,
+      owner_addr: "0x00000000000000000000000000000000c0ffee03",
+    });
+    expect(init.status).toBe(200);
+  }
+  player = await newWindowPlayer(server, game);
+  stranger = await newWindowPlayer(server, game);
+  shares = await registerPin(server, player, "246810");
+  await chainOf(server).fundWallet({ user_uuid: player.uuid, xotn: "10000" });
+  await chainOf(server).fundWallet({ user_uuid: player.uuid, xotn: "1000", wallet: "user" });
+});
+afterAll(async () => server?.close());
+
+const ask = (client: TestClient, body: Record<string, unknown>) => postBasic(server, client, "/v1/wallet/confirmations", body);
+const read = (client: TestClient, id: string) => call(server.url, "GET", `/v1/wallet/confirmations/${id}`, { headers: basic(client) });
+const approvePurchases = (amount = "5000") => ({
+  user_uuid: player.uuid,
+  redirect_uri: game.redirect_uris[0]!,
+  request: { kind: "approve_purchases", cuid, amount },
+});
+/** Opens the window as `who` and approves with `body` (the CSRF token of the browser's cookie added, as the page script does). */
+async function approveAs(who: WindowPlayer, id: string, body: Record<string, unknown>) {
+  const page = await openWindow(server, who.cookie, `/wallet/confirm/${id}?state=s1`);
+  who.cookie = page.cookie;
+  const csrf = /slotgate_csrf=([^;]+)/.exec(page.cookie)?.[1] ?? "";
+  return windowPost(server, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: csrf, ...body });
+}
+
+describe("POST /v1/wallet/confirmations and GET /v1/wallet/confirmations/{id}", () => {
+  it("creates a pending confirmation with its window URL; only the creating client reads it", async () => {
+    const created = await ask(game, approvePurchases());
+    expect(created.status, created.text).toBe(201);
+    const id = String(created.json["id"]);
+    expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(created.json).toMatchObject({ success: true, kind: "approve_purchases", status: "pending", window_url: `${server.url}/wallet/confirm/${id}` });
+    expect(Number(created.json["expires_at"]) - Date.now() / 1000).toBeGreaterThan(590);
+    const got = await read(game, id);
+    expect(got.json).toEqual({ success: true, id, kind: "approve_purchases", status: "pending", tx_hash: null, write_id: null });
+    const foreign = await read(otherGame, id);
+    expect([foreign.status, foreign.json["error"]]).toEqual([404, "confirmation_not_found"]);
+  });
+
+  it("refuses a cuid the client did not register (403 cuid_not_owned), an unregistered redirect URI and a wrong secret", async () => {
+    const foreignCuid = await ask(otherGame, { ...approvePurchases(), redirect_uri: otherGame.redirect_uris[0]! });
+    expect([foreignCuid.status, foreignCuid.json["error"]]).toEqual([403, "cuid_not_owned"]);
+    const foreignSlot = await ask(otherGame, {
+      user_uuid: player.uuid,
+      redirect_uri: otherGame.redirect_uris[0]!,
+      request: { kind: "slot_hand_over", cu_id: cuid, to_uuid: stranger.userId, meta_idx: 0 },
+    });
+    expect([foreignSlot.status, foreignSlot.json["error"]]).toEqual([403, "cuid_not_owned"]);
+    const redirect = await ask(game, { ...approvePurchases(), redirect_uri: "https://evil.example/callback" });
+    expect([redirect.status, redirect.json["error"]]).toEqual([401, "redirect_uri_mismatch"]);
+    const secret = await ask({ ...game, client_secret: "wrong" }, approvePurchases());
+    expect([secret.status, secret.json["error"]]).toEqual([401, "invalid_client"]);
+  });
+});
+
+describe("the confirmation window", () => {
+  it("shows who asks and what will happen to the confirmation's player only; another player or no session gets a notice", async () => {
+    const id = String((await ask(game, approvePurchases("777"))).json["id"]);
+    const own = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
+    expect(own.status).toBe(200);
+    expect(own.html).toContain("Test app");
+    expect(own.html).toContain('id="slotgate-origin" dir="ltr">https://app.example</code>');
+    expect(own.html).toContain(`paying up to 777 XOTN`);
+    expect(own.csrf).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const other = await openWindow(server, stranger.cookie, `/wallet/confirm/${id}?state=s1`);
+    expect(other.status).toBe(403);
+    expect(other.html).toContain('data-notice="otherUser"');
+    expect(other.html).not.toContain("777 XOTN");
+    const none = await openWindow(server, "", `/wallet/confirm/${id}?state=s1`);
+    expect(none.status).toBe(401);
+    expect(none.html).toContain('data-notice="noSession"');
+    expect(none.html).toContain('id="wallet-sign-in"');
+  });
+
+  it("the session of another player cannot approve, and a post without the CSRF cookie's token is refused; nothing moves", async () => {
+    const id = String((await ask(game, approvePurchases())).json["id"]);
+    const other = await approveAs(stranger, id, shares);
+    expect([other.status, other.json["error"]]).toEqual([403, "wallet_user_mismatch"]);
+    const page = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
+    const csrf = await windowPost(server, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: "y".repeat(43), ...shares });
+    expect([csrf.status, csrf.json["error"]]).toEqual([403, "csrf_failed"]);
+    expect((await read(game, id)).json["status"]).toBe("pending");
+  });
+
+  it("a wrong PIN leaves it pending; the right one approves once, with a transaction that landed, and the game buys within the consent", async () => {
+    const id = String((await ask(game, approvePurchases("5000"))).json["id"]);
+    const wrong = await approveAs(player, id, { ...shares, ...pinOf("000000", shares.pin_salt) });
+    expect([wrong.status, wrong.json["error"]]).toEqual([401, "pin_invalid"]);
+    expect((await read(game, id)).json["status"]).toBe("pending");
+    const ok = await approveAs(player, id, shares);
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json).toMatchObject({ success: true, status: "approved" });
+    expect(JSON.stringify(ok.json)).not.toContain(shares.key_share_user);
+    const got = await read(game, id);
+    expect(got.json).toMatchObject({ status: "approved", tx_hash: ok.json["tx_hash"] });
+    const provider = new JsonRpcProvider(server.slotgate.services.chain?.rpcUrl as string, undefined, { staticNetwork: true });
+    try {
+      const receipt = await provider.getTransactionReceipt(String(got.json["tx_hash"]));
+      expect(receipt?.status).toBe(1);
+    } finally {
+      provider.destroy();
+    }
+    const again = await approveAs(player, id, shares);
+    expect([again.status, again.json["error"]]).toEqual([409, "confirmation_closed"]);
+    const buy = (amount: string) =>
+      postBasic(server, game, "/v1/development-api/user_buy_content_token", { client_id: game.client_id, user_dbkey: player.userId, amount, cuid });
+    const within = await buy("3000");
+    expect(within.status, within.text).toBe(200);
+    const beyond = await buy("3000");
+    expect([beyond.status, beyond.json["error"]]).toEqual([409, "insufficient_allowance"]);
+  });
+
+  it("a denied transfer moves nothing and cannot be approved after", async () => {
+    const wallet = (await chainOf(server).walletAddressFor(player.uuid))!;
+    const to = "0x00000000000000000000000000000000000d3a1e";
+    const before = [await xotnBalance(server, wallet), await xotnBalance(server, to)];
+    const created = await ask(game, {
+      user_uuid: player.uuid,
+      redirect_uri: game.redirect_uris[0]!,
+      request: { kind: "token_transfer", to_address: to, amount: "100" },
+    });
+    const id = String(created.json["id"]);
+    const page = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
+    expect(page.html).toContain(`from your wallet ${wallet} to ${to}`);
+    const denied = await windowPost(server, page.cookie, `/wallet/confirm/${id}/deny`, { csrf_token: page.csrf });
+    expect(denied.json).toEqual({ success: true, status: "denied" });
+    const approve = await windowPost(server, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...shares });
+    expect([approve.status, approve.json["error"]]).toEqual([409, "confirmation_closed"]);
+    expect((await read(game, id)).json).toMatchObject({ status: "denied", tx_hash: null, write_id: null });
+    expect([await xotnBalance(server, wallet), await xotnBalance(server, to)]).toEqual(before);
+    const closed = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
+    expect([closed.status, closed.html.includes('data-notice="closed"')]).toEqual([409, true]);
+  });
+
+  it("an approved transfer moves the XOTN", async () => {
+    const wallet = (await chainOf(server).walletAddressFor(player.uuid))!;
+    const to = "0x00000000000000000000000000000000000d3a1f";
+    const before = await xotnBalance(server, wallet);
+    const id = String(
+      (await ask(game, { user_uuid: player.uuid, redirect_uri: game.redirect_uris[0]!, request: { kind: "token_transfer", to_address: to, amount: "100" } }))
+        .json["id"],
+    );
+    const ok = await approveAs(player, id, shares);
+    expect(ok.json, ok.text).toMatchObject({ status: "approved" });
+    expect(await xotnBalance(server, to)).toBe(100n);
+    expect(await xotnBalance(server, wallet)).toBe(before - 100n);
+  });
+
+  it("an expired confirmation reads expired and is 409 confirmation_closed", async () => {
+    const id = String((await ask(game, approvePurchases())).json["id"]);
+    await server.sql("UPDATE wallet_confirmations SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
+    expect((await read(game, id)).json["status"]).toBe("expired");
+    const late = await approveAs(player, id, shares);
+    expect([late.status, late.json["error"]]).toEqual([409, "confirmation_closed"]);
+  });
+
+  it("a seller hands a slot over in the window and the buyer owns it on chain", async () => {
+    const slot = await postBasic(server, game, "/v1/dev/register_slot", { client_id: game.client_id, cuid, meta_idx: 5, user_id: player.userId });
+    expect(slot.status, slot.text).toBe(200);
+    const created = await ask(game, {
+      user_uuid: player.uuid,
+      redirect_uri: game.redirect_uris[0]!,
+      request: { kind: "slot_hand_over", cu_id: cuid, to_uuid: stranger.userId, meta_idx: 5 },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = String(created.json["id"]);
+    const page = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
+    expect(page.status, page.html).toBe(200);
+    expect(page.html).toContain(`Hand your slot 5 of ${cuid} over to player ${stranger.userId}`);
+    const ok = await windowPost(server, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...shares });
+    expect(ok.json, ok.text).toMatchObject({ status: "approved" });
+    expect(await chainOf(server).slotOwner(cuid, 5)).toBe(await chainOf(server).walletAddressFor(stranger.uuid));
+  });
+
+  it("the result page posts the outcome to the confirmation's registered origin only, and carries no secret", async () => {
+    const id = String((await ask(game, approvePurchases("10"))).json["id"]);
+    await approveAs(player, id, shares);
+    const result = await openWindow(server, player.cookie, `/wallet/confirm/${id}/result?state=opener-state`);
+    expect(result.status).toBe(200);
+    const payload = JSON.parse(/id="slotgate-result">([^<]+)</.exec(result.html)![1]!);
+    expect(payload).toMatchObject({
+      targetOrigin: "https://app.example",
+      channel: "slotgate_wallet",
+      messages: [
+        { from: "slotgate", type: "wallet_result", state: "opener-state", data: { action: "approve_purchases", status: "approved", confirmation_id: id } },
+      ],
+    });
+    expect(result.html).not.toContain(shares.key_share_user);
+    expect(result.html).not.toContain(shares.pin_hash);
+    const other = await openWindow(server, stranger.cookie, `/wallet/confirm/${id}/result?state=opener-state`);
+    expect(other.status).toBe(403);
+    expect(other.html).not.toContain("wallet_result");
+  });
+});

@@ -8,7 +8,7 @@ const onCi = process.env["CI"] === "true" || process.env["CI"] === "1";
 /**
  * Unit tests (test/*.test.ts) run in happy-dom. The browser suites in test/e2e/ drive headless Chromium
  * (SLOTGATE_CHROMIUM or /usr/bin/chromium; left out with a printed reason when missing, required on CI):
- * - test/e2e/login.browser.test.ts: against the contract stand-in, needs only Chromium;
+ * - test/e2e/*.browser.test.ts: against the contract stand-ins (login, wallet window), need only Chromium;
  * - test/e2e/login.server.test.ts: against the real reference server (@slotgate/server, built).
  * The server suite is included when @slotgate/server resolves, when CI is set, or when SLOTGATE_E2E=1
  * (the last two fail loudly if the server is missing); otherwise it is left out and this says why.
@@ -22,7 +22,7 @@ function serverIsBuilt(): boolean {
   }
 }
 
-const BROWSER_E2E = "test/e2e/login.browser.test.ts";
+const BROWSER_E2E = "test/e2e/*.browser.test.ts";
 const SERVER_E2E = "test/e2e/*.server.test.ts";
 const chromium = process.env["SLOTGATE_CHROMIUM"] ?? "/usr/bin/chromium";
 const includeBrowser = onCi || existsSync(chromium);

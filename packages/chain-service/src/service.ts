@@ -197,6 +197,16 @@ export interface ChainService {
    * ```
    */
   cuidClient(cuid: string): Promise<string | null>;
+  /**
+   * What `userUuid` still allows `cuid`'s provider to spend on purchases for the user's active slot of it
+   * (`approve_purchases`), XOTN wei as a string, read from the chain; "0" when the user has no active slot of it.
+   *
+   * @example
+   * ```ts
+   * const left = await chain.purchaseConsent(7, "game-1"); // "5000"
+   * ```
+   */
+  purchaseConsent(userUuid: number, cuid: string): Promise<string>;
 
   // --- content tokens (spec 2.5, 3.3, 4.7, 4.8) ---
   /** `init_permission_provider`; the first registration of a client answers its AES key and IV, once. */

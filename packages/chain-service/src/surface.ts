@@ -27,7 +27,7 @@ import { devFundSlot, fundWallet } from "./operations/funding.js";
 import { exchangeSlotOwner, registerSlot } from "./operations/slot-exchange.js";
 import { runWalletOperation } from "./operations/wallet-operation.js";
 import { recover } from "./pin/recover.js";
-import { activateSlot, activeSlot, listSlots, openSlot, slotInfo } from "./slots/slots.js";
+import { activateSlot, activeSlot, activeSlotRecord, listSlots, openSlot, slotInfo } from "./slots/slots.js";
 import { contentSlot } from "./slots/content-slot.js";
 import { findCuidOwner } from "./storage/providers.js";
 import { registerPin } from "./pin/register.js";
@@ -174,6 +174,10 @@ export const SURFACE = {
   activateSlot: forUser(method(z.tuple([primitives.userUuid, cuid, metaIdx]), activateSlot), (userUuid: number) => userUuid),
   contentSlot: method(z.tuple([primitives.userUuid, cuid.optional()]), contentSlot),
   cuidClient: method(z.tuple([cuid]), (ctx, slotCuid) => findCuidOwner(ctx.db, slotCuid)),
+  purchaseConsent: method(z.tuple([primitives.userUuid, cuid]), async (ctx, userUuid, slotCuid) => {
+    const active = await activeSlotRecord(ctx, userUuid, slotCuid, false);
+    return active ? String(await ctx.contracts.exchange.purchase_allowance(active.wallet, slotCuid)) : "0";
+  }),
   initPermissionProvider: write(z.tuple([initPermissionProviderSchema]), (request) => client(request.client_id), initPermissionProvider),
   testEncryption: method(z.tuple([testEncryptionSchema]), testEncryption),
   setSpendReplayProtection: method(z.tuple([clientId, z.boolean()]), setSpendReplayProtection),

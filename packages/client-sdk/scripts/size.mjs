@@ -53,4 +53,4 @@ if (over.length > 0) {
   console.error(`Over budget (min+gzip): ${over.map((r) => `${r.name} ${r.gzip} B > ${r.budget ?? BUDGET_BYTES} B`).join(", ")}`);
   process.exit(1);
 }
-console.log(`All within budget: login entries ${BUDGET_BYTES} B (4.5 KB), wallet entry ${WALLET_BUDGET_BYTES} B (3 KB) min+gzip.`);
+if (!process.argv.includes("--json")) console.log(`All within budget: login entries ${BUDGET_BYTES} B (4.5 KB), wallet entry ${WALLET_BUDGET_BYTES} B (3 KB) min+gzip.`);

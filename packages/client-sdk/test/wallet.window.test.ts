@@ -131,6 +131,7 @@ describe("SlotgateWallet: the confirmation windows", () => {
     ["a window_url on another origin", { id: ID, window_url: `https://evil.test/wallet/confirm/${ID}` }, "window_url"],
     ["a window_url off the wallet path", { id: ID, window_url: `${SERVICE}/oauth/authorize` }, "window_url"],
     ["a window_url with its own query", { id: ID, window_url: `${SERVICE}/wallet/confirm/${ID}?state=x` }, "window_url"],
+    ["a window_url for another confirmation", { id: ID, window_url: `${SERVICE}/wallet/confirm/${ID.replace("wc_", "xx_")}` }, "window_url"],
     ["another kind", { id: ID, kind: "token_transfer" }, "call transfer()"],
     ["no id", { window_url: `${SERVICE}/wallet/confirm/${ID}` }, "createWalletConfirmation"],
     ["an empty id", "", "createWalletConfirmation"],

@@ -84,6 +84,14 @@ export const PATHS = {
   walletConfirmResult: "/wallet/confirm/:confirmation_id/result",
   /** The PIN set-up window's post (same origin, CSRF double-submit): the key share and the words, once, to the window. */
   walletPinSetup: "/wallet/pin-setup",
+  /** The PIN reset window's post (the words and the new PIN): the new key share, to the window. */
+  walletPinReset: "/wallet/pin-reset",
+  /** The recovery window's first post: mails a one-time code bound to the player and the new PIN. */
+  walletRecoverCode: "/wallet/recover/code",
+  /** The recovery window's second post (the mailed code): the new key share and the new words, to the window once. */
+  walletRecover: "/wallet/recover",
+  /** The approvals window's revoke (the PIN shares it keeps): ends the consent for one of the client's cuids. */
+  walletRevokePurchases: "/wallet/approvals/revoke",
   /** A page-started window's last page: posts the `wallet_result` to the opener. */
   walletActionResult: "/wallet/:action/result",
   /** A page-started wallet window (`pin-setup`, `pin-reset`, `recover`, `approvals`; `?client_id=&redirect_uri=&state=`). */

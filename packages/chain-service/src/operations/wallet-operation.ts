@@ -214,6 +214,13 @@ async function planFor(ctx: ServiceContext, wallet: WalletRecord, operation: Wal
         ],
       };
     }
+    case "revoke_purchases": {
+      // The consent lives on the slot wallet that gave it: the user's active slot of the cuid (none: nothing to revoke).
+      const active = await activeSlotRecord(ctx, wallet.userUuid, operation.cuid, false);
+      if (!active) throw new ChainServiceError("slot_not_found", `no active slot of cuid ${operation.cuid}: there is no consent to revoke`);
+      const slot = slotSender(active);
+      return { from: slot, cuid: operation.cuid, calls: [approvePurchasesCall(ctx.addresses.exchange, operation.cuid, 0n)] };
+    }
     case "buy_content_token": {
       const { cuid } = operation;
       const amount = BigInt(operation.amount);

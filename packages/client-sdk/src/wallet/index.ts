@@ -8,7 +8,8 @@
  * ```ts
  * import { SlotgateWallet } from "@slotgate/client-sdk/wallet";
  * const wallet = new SlotgateWallet({ slotgateUrl, clientId, redirectUri });
- * button.onclick = async () => console.log((await wallet.approvePurchases(await createOnBackend())).txHash);
+ * const confirmation = await createOnYourBackend(); // the createWalletConfirmation answer, before the click
+ * button.onclick = async () => console.log((await wallet.approvePurchases(confirmation)).txHash);
  * ```
  *
  * @packageDocumentation

@@ -1,6 +1,14 @@
 import { MESSAGE_SOURCE } from "../constants.js";
 
-/** How the wallet window ended. */
+/**
+ * How the wallet window ended, as the service reports it; the SDK resolves `approved` and rejects the others
+ * (`confirmation_denied`, `confirmation_failed`).
+ *
+ * @example
+ * ```ts
+ * const ended: WalletStatus = "denied";
+ * ```
+ */
 export type WalletStatus = "approved" | "denied" | "failed";
 
 /** The `data` of a wallet window's answer, as the service sends it. @internal */

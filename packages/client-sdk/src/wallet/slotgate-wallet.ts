@@ -37,13 +37,20 @@ export interface WalletWindowOptions {
   timeout?: number;
 }
 
-/** The kinds of confirmation your backend creates with `createWalletConfirmation`. */
+/**
+ * The kinds of confirmation your backend creates with `createWalletConfirmation`.
+ *
+ * @example
+ * ```ts
+ * const kind: ConfirmationKind = "token_transfer"; // wallet.transfer(confirmation)
+ * ```
+ */
 export type ConfirmationKind = "approve_purchases" | "token_transfer" | "slot_hand_over";
 
 /**
  * What your backend got from `createWalletConfirmation` (`POST /v1/wallet/confirmations`): the whole answer, or
- * its `id`. When `window_url` is given it must lie under `slotgateUrl`; when `kind` is given it must match the
- * method called.
+ * its `id`. When `window_url` is given it must be `{slotgateUrl}/wallet/confirm/{id}` (the service's answer, when
+ * `slotgateUrl` is its issuer); when `kind` is given it must match the method called.
  *
  * @example
  * ```ts
@@ -52,7 +59,14 @@ export type ConfirmationKind = "approve_purchases" | "token_transfer" | "slot_ha
  */
 export type WalletConfirmation = string | { id: string; window_url?: string; kind?: string };
 
-/** The page-started wallet actions (`/wallet/{action}`). */
+/**
+ * The page-started wallet actions (`/wallet/{action}`), the `action` of their {@link WalletOutcome}.
+ *
+ * @example
+ * ```ts
+ * const { action } = await wallet.setUpPin(); // "pin-setup"
+ * ```
+ */
 export type WalletPageAction = "pin-setup" | "pin-reset" | "recover" | "approvals";
 
 /**
@@ -101,9 +115,10 @@ const KIND_METHOD: Record<ConfirmationKind, string> = {
  * import { SlotgateWallet } from "@slotgate/client-sdk/wallet";
  *
  * const wallet = new SlotgateWallet({ slotgateUrl, clientId, redirectUri });
+ * // Before the click: your backend's createWalletConfirmation answer (it waits 10 minutes).
+ * const confirmation = await (await fetch("/api/purchases/approve", { method: "POST" })).json();
  * buyButton.onclick = async () => {
- *   const confirmation = await (await fetch("/api/purchases/approve", { method: "POST" })).json();
- *   const { txHash } = await wallet.approvePurchases(confirmation);
+ *   const { txHash } = await wallet.approvePurchases(confirmation); // first thing in the click
  * };
  * ```
  */
@@ -126,12 +141,11 @@ export class SlotgateWallet {
 
   /**
    * Asks the user to approve the purchases your backend described (`kind: "approve_purchases"`: a `cuid` may
-   * spend up to `amount`).
+   * spend up to `amount`). Call it first thing in the click handler, with a confirmation created before.
    *
    * @example
    * ```ts
    * button.onclick = async () => {
-   *   const confirmation = await (await fetch("/api/approve", { method: "POST" })).json();
    *   try {
    *     const { txHash } = await wallet.approvePurchases(confirmation);
    *   } catch (error) {
@@ -226,8 +240,8 @@ export class SlotgateWallet {
     if (c.kind !== undefined && c.kind !== kind) {
       return invalid(`confirmation is a ${c.kind}: call ${KIND_METHOD[c.kind as ConfirmationKind] ?? "the method of its kind"}()`);
     }
-    const url = c.window_url ?? base + id;
-    if (typeof url !== "string" || !url.startsWith(base) || /[?#]/.test(url)) return invalid("confirmation.window_url must be the service's wallet window URL");
+    const url = base + id;
+    if (c.window_url !== undefined && c.window_url !== url) return invalid(`confirmation.window_url must be ${url}`);
     return this.#open(url, {}, options, id);
   }
 

@@ -19,7 +19,15 @@ import { resultPage } from "../html/popup-result.js";
 import { randomBase64url, randomTxHash } from "../random.js";
 import type { WalletConfirmationRecord } from "../state.js";
 
-/** How the simulated player answers the next wallet window: approve, deny, or a failure of the service. */
+/**
+ * How the simulated player answers the next wallet window: approve, deny, or a failure of the service.
+ *
+ * @example
+ * ```ts
+ * const mock = createMockService({ walletDecision: "deny" }); // every window denied unless queued otherwise
+ * mock.wallet.nextDecision("approve");
+ * ```
+ */
 export type WalletDecision = "approve" | "deny" | "fail";
 
 /** The error a simulated `fail` decision reports (the chain did not answer). */

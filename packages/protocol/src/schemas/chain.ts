@@ -55,6 +55,7 @@ export const pinOperationSchema = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("verify_only") }),
   z.strictObject({ kind: z.literal("approve_purchases"), cuid, amount: positiveUintString }),
   z.strictObject({ kind: z.literal("buy_content_token"), cuid, amount: positiveUintString }),
+  z.strictObject({ kind: z.literal("revoke_purchases"), cuid }),
 ]) satisfies z.ZodType<PinOperation>;
 
 /** Body of `POST /v1/pin/verify`. */

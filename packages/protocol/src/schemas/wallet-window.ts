@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { CreateWalletConfirmationRequest, CreateWalletConfirmationResponse, WalletConfirmationRequest, WalletConfirmationResponse } from "../index.js";
-import { metaIdx } from "./chain.js";
+import { metaIdx, mnemonic } from "./chain.js";
 import { cuid } from "./content-token.js";
-import { address, httpUrl, keyShare, pinSalt, positiveUintString, sha256Hex, text, userIdString, userUuid } from "./primitives.js";
+import { address, httpUrl, keyShare, oneTimeCode, pinSalt, positiveUintString, recoveryId, sha256Hex, text, userIdString, userUuid } from "./primitives.js";
 
 /** The id of a wallet confirmation: 22 to 64 base64url characters (random, unguessable). */
 export const confirmationId = z.string().regex(/^[A-Za-z0-9_-]{22,64}$/, "must be a confirmation id as answered");
@@ -77,3 +77,22 @@ export const walletPinSetupSchema = z.strictObject({ csrf_token: text(128), clie
 
 /** Query of a page-started window's result page. */
 export const walletActionResultQuerySchema = walletActionPageQuerySchema.extend({ outcome: z.enum(["approved", "denied"]) });
+
+/** Body of the window's `POST /wallet/pin-reset`: the twelve words and the new PIN's hash and salt. */
+export const walletPinResetSchema = z.strictObject({ csrf_token: text(128), client_id: text(128), mnemonic, pin_hash: sha256Hex, pin_salt: pinSalt });
+
+/** Body of the window's `POST /wallet/recover/code`: the new PIN the mailed code will be bound to. */
+export const walletRecoverCodeSchema = walletPinSetupSchema;
+
+/** Body of the window's `POST /wallet/recover`: the new PIN and the mailed code. */
+export const walletRecoverSchema = walletPinSetupSchema.extend({ recovery_id: recoveryId, code: oneTimeCode });
+
+/** Body of the window's `POST /wallet/approvals/revoke`: the cuid and the PIN shares the window keeps. */
+export const walletRevokePurchasesSchema = z.strictObject({
+  csrf_token: text(128),
+  client_id: text(128),
+  cuid,
+  pin_hash: sha256Hex,
+  pin_salt: pinSalt,
+  key_share_user: keyShare,
+});

@@ -86,11 +86,13 @@ export interface PinRegisterResponse {
  *   consent is for that cuid only (no other provider can spend it) and replaces the earlier consent
  *   for the cuid (`amount` is what remains allowed, not an increase).
  * - `buy_content_token`: the slot wallet buys `amount` XOTN (wei) worth of `cuid` content tokens itself.
+ * - `revoke_purchases`: ends the consent for `cuid` (sets what remains allowed to 0), from the user's active slot of it.
  */
 export type PinOperation =
   | { kind: "verify_only" }
   | { kind: "approve_purchases"; cuid: string; amount: string }
-  | { kind: "buy_content_token"; cuid: string; amount: string };
+  | { kind: "buy_content_token"; cuid: string; amount: string }
+  | { kind: "revoke_purchases"; cuid: string };
 
 /** Body of `POST /v1/pin/verify`. */
 export interface PinVerifyRequest {

@@ -2,6 +2,7 @@ import { POPUP_RESULT_SCRIPT, type PopupResultPayload, type WalletConfirmationRe
 import type { VNode } from "preact";
 import type { PageScript } from "../developer/page-script.js";
 import type { PageBrand } from "../platform/http/page-brand.js";
+import type { ConsentRow } from "./approvals.js";
 import { JsonData, Page, renderPage } from "../platform/http/page.js";
 import type { MessageId, Translator } from "../platform/i18n/translator.js";
 
@@ -12,7 +13,7 @@ const STYLE = ".words{font-family:ui-monospace,monospace;font-size:1.1rem;line-h
 
 /** What the window's script needs: which page, where to post, and the texts it shows. Never a secret. */
 export interface WindowConfig {
-  page: "confirm" | "pin-setup";
+  page: "confirm" | "pin-setup" | "pin-reset" | "recover" | "approvals";
   /** The player's user id (the IndexedDB key of the sealed key share). */
   userId: string;
   /** The double-submit CSRF token (its cookie was set with the page). */
@@ -21,6 +22,8 @@ export interface WindowConfig {
   postUrl: string;
   /** Where deny posts (confirm page only). */
   denyUrl?: string;
+  /** Where the recovery's code request posts (recover page only). */
+  codeUrl?: string;
   /** The result page the window goes to once done (`?outcome=` added). */
   resultUrl: string;
   /** Texts in the page's language, by key. */
@@ -33,6 +36,12 @@ function scriptMessages(tr: Translator): Record<string, string> {
     "wallet.noKey",
     "wallet.setup.mismatch",
     "wallet.setup.exists",
+    "wallet.recover.codeSent",
+    "error.mnemonic_mismatch",
+    "error.email_not_verified",
+    "error.otp_invalid",
+    "error.otp_expired",
+    "error.otp_locked",
     "error.pin_invalid",
     "error.pin_locked",
     "error.csrf_failed",
@@ -122,24 +131,49 @@ export function renderConfirmPage(
   );
 }
 
+const KEY_TITLES = { "pin-setup": "wallet.setup.title", "pin-reset": "wallet.reset.title", recover: "wallet.recover.title" } as const;
+const KEY_INTROS = { "pin-setup": "wallet.setup.intro", "pin-reset": "wallet.reset.intro", recover: "wallet.recover.intro" } as const;
+
 /**
- * The PIN set-up window: the PIN twice; once the service answered, the script seals the key share in
- * IndexedDB and shows the twelve backup words from the answer, once (they are in no page and no storage).
+ * A page-started key window: PIN set-up (the PIN twice), reset (the twelve words and the new PIN twice) or
+ * recovery (the new PIN twice, then the code mailed to the player). Once the service answered, the script
+ * seals the key share in IndexedDB; set-up and recovery show the twelve words from the answer, once (they are
+ * in no page and no storage).
  */
-export function renderPinSetupPage(
+export function renderKeyPage(
   nonce: string,
   tr: Translator,
-  view: { brand: PageBrand; script: PageScript; config: Omit<WindowConfig, "messages"> },
+  view: { brand: PageBrand; script: PageScript; config: Omit<WindowConfig, "messages"> & { page: "pin-setup" | "pin-reset" | "recover" } },
 ): string {
   const t = tr.t;
+  const action = view.config.page;
   return renderPage(
-    <Page nonce={nonce} tr={tr} title={t("wallet.setup.title")} brand={view.brand} style={STYLE} scriptSrc={view.script}>
+    <Page nonce={nonce} tr={tr} title={t(KEY_TITLES[action])} brand={view.brand} style={STYLE} scriptSrc={view.script}>
       <JsonData id={WINDOW_CONFIG_ID} value={{ ...view.config, messages: scriptMessages(tr) }} />
       <section id="setup">
-        <h1>{t("wallet.setup.title")}</h1>
-        <p>{tr.rich<VNode>("wallet.setup.intro", { app: view.brand.name, strong })}</p>
+        <h1>{t(KEY_TITLES[action])}</h1>
+        <p>{tr.rich<VNode>(KEY_INTROS[action], { app: view.brand.name, strong })}</p>
+        {action === "pin-reset" ? (
+          <>
+            <label for="mnemonic">{t("wallet.words.label")}</label>
+            <textarea id="mnemonic" form="pin-form" rows={3} autocomplete="off" spellcheck={false} dir="ltr" required></textarea>
+          </>
+        ) : null}
         <PinForm tr={tr} again approve="action.continue" />
       </section>
+      {action === "recover" ? (
+        <section id="code-section" class="hidden">
+          <p id="code-sent"></p>
+          <form id="code-form" autocomplete="off">
+            <label for="code">{t("code.label")}</label>
+            <input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" required />
+            <p id="code-error" class="error" role="alert"></p>
+            <button id="code-submit" type="submit" class="primary">
+              {t("action.continue")}
+            </button>
+          </form>
+        </section>
+      ) : null}
       <section id="words-section" class="hidden">
         <h1>{t("wallet.words.title")}</h1>
         <p>{t("wallet.words.intro")}</p>
@@ -148,6 +182,63 @@ export function renderPinSetupPage(
           {t("wallet.words.done")}
         </button>
       </section>
+    </Page>,
+  );
+}
+
+/**
+ * The approvals window: the player's purchase consents for the client's cuids (read from the chain), each
+ * with a revoke that the PIN signs; "done" ends the window.
+ */
+export function renderApprovalsPage(
+  nonce: string,
+  tr: Translator,
+  view: { brand: PageBrand; script: PageScript; consents: ConsentRow[]; config: Omit<WindowConfig, "messages"> },
+): string {
+  const t = tr.t;
+  return renderPage(
+    <Page nonce={nonce} tr={tr} title={t("wallet.approvals.title")} brand={view.brand} style={STYLE} scriptSrc={view.script}>
+      <JsonData id={WINDOW_CONFIG_ID} value={{ ...view.config, messages: scriptMessages(tr) }} />
+      <h1>{t("wallet.approvals.title")}</h1>
+      <p>{tr.rich<VNode>("wallet.approvals.intro", { app: view.brand.name, strong })}</p>
+      {view.consents.length === 0 ? (
+        <p id="no-approvals">{t("wallet.approvals.none")}</p>
+      ) : (
+        <table id="approvals">
+          <thead>
+            <tr>
+              <th>{t("wallet.approvals.cuid")}</th>
+              <th>{t("wallet.approvals.amount")}</th>
+              <th></th>
+            </tr>
+          </thead>
+          <tbody>
+            {view.consents.map((row) => (
+              <tr data-cuid={row.cuid}>
+                <td dir="ltr">{row.cuid}</td>
+                <td dir="ltr" class="amount">
+                  {row.amount}
+                </td>
+                <td>
+                  {row.amount === "0" ? null : (
+                    <button type="button" class="revoke" data-cuid={row.cuid}>
+                      {t("wallet.approvals.revoke")}
+                    </button>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <form id="pin-form" autocomplete="off">
+        <label for="pin">{t("wallet.pin")}</label>
+        <input id="pin" name="pin" type="password" inputmode="numeric" autocomplete="off" minlength={4} maxlength={32} />
+        <p id="error" class="error" role="alert"></p>
+      </form>
+      <button id="approvals-done" type="button" class="primary">
+        {t("wallet.approvals.done")}
+      </button>
     </Page>,
   );
 }

@@ -1,10 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { readMnemonicBackup } from "@slotgate/chain-service";
 import { PATHS, redirectUriAllowed, type WalletResultData, walletResultPayload } from "@slotgate/protocol";
 import { ENDPOINTS, fillPath, routePath } from "@slotgate/protocol/endpoints";
 import { type Request, type Response, Router } from "express";
 import type { Services } from "../platform/app/services.js";
-import { runAsVerifiedUser } from "../chain-api/chain/caller-assertions.js";
 import { chainOf } from "../chain-api/chain/chain-of.js";
 import { loadPageScript, servePageScript } from "../developer/page-script.js";
 import { readBrowserSession } from "../oauth/authorize/browser-session.js";
@@ -18,8 +16,10 @@ import { jsonBody, parseInput } from "../platform/http/input.js";
 import { rateLimit } from "../platform/http/rate-limit.js";
 import { negotiateLocale, type Translator, translator } from "../platform/i18n/translator.js";
 import { approveConfirmation } from "./approve.js";
+import { consentsFor, revokeRoute } from "./approvals.js";
+import { keyActionRoutes } from "./key-actions.js";
 import { type ConfirmationRow, denyConfirmation, findConfirmation, wireStatus } from "./confirmations-store.js";
-import { renderConfirmPage, renderPinSetupPage, renderWalletResult, renderWindowNotice, type WindowNotice } from "./pages.js";
+import { renderApprovalsPage, renderConfirmPage, renderKeyPage, renderWalletResult, renderWindowNotice, type WindowNotice } from "./pages.js";
 import { windowPlayer } from "./window-session.js";
 
 const confirmParams = ENDPOINTS.walletConfirmPage.input.params;
@@ -27,7 +27,6 @@ const confirmQuery = ENDPOINTS.walletConfirmPage.input.query;
 const actionParams = ENDPOINTS.walletActionPage.input.params;
 const actionQuery = ENDPOINTS.walletActionPage.input.query;
 
-const pinSetupSchema = ENDPOINTS.walletPinSetup.input.body;
 const confirmResultQuery = ENDPOINTS.walletConfirmResult.input.query;
 const actionResultQuery = ENDPOINTS.walletActionResult.input.query;
 
@@ -67,13 +66,21 @@ function signInUrl(clientId: string, redirectUri: string): string {
   });
 }
 
+/** Where each page-started key window posts. */
+const KEY_POSTS = { "pin-setup": PATHS.walletPinSetup, "pin-reset": PATHS.walletPinReset, recover: PATHS.walletRecover } as const;
+
+/** The window's pages post to their own origin (`connect-src 'self'`) and show the client's logo from it. */
+const PAGE_POLICY = { connectSelf: true, imagesSelf: true };
+
 const NOTICE_STATUS: Record<WindowNotice, number> = { noSession: 401, otherUser: 403, closed: 409 };
 
 /**
  * The wallet window's pages and posts (docs/decisions/wallet-window.md), on the service's origin:
  * `GET /wallet/confirm/{id}` (a backend-created confirmation), its approve and deny posts and its result
- * page; `GET /wallet/pin-setup` (page-started: set up the PIN, the words shown once) with its post and
- * result page. The player is the browser session of the confirmation's (or the page's) client; a window
+ * page; `GET /wallet/pin-setup`, `/wallet/pin-reset` and `/wallet/recover` (page-started: set up the PIN with the
+ * words shown once, reset it with the words, recover with the mailbox code; their posts are `key-actions.ts`)
+ * and `/wallet/approvals` (the player's purchase consents for the client's cuids, each revoked with the PIN:
+ * `approvals.ts`), and their result page. The player is the browser session of the confirmation's (or the page's) client; a window
  * without one, or with another player's, shows a notice and never the confirmation.
  */
 export function walletWindowRoutes(services: Services): Router {
@@ -85,12 +92,16 @@ export function walletWindowRoutes(services: Services): Router {
   router.get(script.path, servePageScript(script));
 
   const notice = (res: Response, tr: Translator, client: ClientRow, redirectUri: string, kind: WindowNotice) =>
-    sendHtml(res, NOTICE_STATUS[kind], (nonce) =>
-      renderWindowNotice(nonce, tr, {
-        brand: clientPageBrand(client, new URL(redirectUri).origin),
-        notice: kind,
-        ...(kind === "noSession" ? { signInUrl: signInUrl(client.client_id, redirectUri) } : {}),
-      }),
+    sendHtml(
+      res,
+      NOTICE_STATUS[kind],
+      (nonce) =>
+        renderWindowNotice(nonce, tr, {
+          brand: clientPageBrand(client, new URL(redirectUri).origin),
+          notice: kind,
+          ...(kind === "noSession" ? { signInUrl: signInUrl(client.client_id, redirectUri) } : {}),
+        }),
+      { imagesSelf: true },
     );
 
   router.get(routePath(ENDPOINTS.walletConfirmPage.path), async (req, res) => {
@@ -112,22 +123,26 @@ export function walletWindowRoutes(services: Services): Router {
       facts.balance = slot.balance;
       facts.used = slot.used_balances;
     }
-    const csrfToken = issueCsrfToken(req, res, secure);
-    sendHtml(res, 200, (nonce) =>
-      renderConfirmPage(nonce, tr, {
-        brand: clientPageBrand(client, new URL(row.redirect_uri).origin),
-        request,
-        facts,
-        script,
-        config: {
-          page: "confirm",
-          userId: row.user_id,
-          csrfToken,
-          postUrl: fillPath(ENDPOINTS.walletConfirmApprove, { confirmation_id }),
-          denyUrl: fillPath(ENDPOINTS.walletConfirmDeny, { confirmation_id }),
-          resultUrl: withQuery(fillPath(ENDPOINTS.walletConfirmResult, { confirmation_id }), { state }),
-        },
-      }),
+    const csrfToken = issueCsrfToken(req, res, secure, "/wallet");
+    sendHtml(
+      res,
+      200,
+      (nonce) =>
+        renderConfirmPage(nonce, tr, {
+          brand: clientPageBrand(client, new URL(row.redirect_uri).origin),
+          request,
+          facts,
+          script,
+          config: {
+            page: "confirm",
+            userId: row.user_id,
+            csrfToken,
+            postUrl: fillPath(ENDPOINTS.walletConfirmApprove, { confirmation_id }),
+            denyUrl: fillPath(ENDPOINTS.walletConfirmDeny, { confirmation_id }),
+            resultUrl: withQuery(fillPath(ENDPOINTS.walletConfirmResult, { confirmation_id }), { state }),
+          },
+        }),
+      PAGE_POLICY,
     );
   });
 
@@ -191,36 +206,37 @@ export function walletWindowRoutes(services: Services): Router {
     const client = await pageClient(query.client_id, query.redirect_uri);
     const session = readBrowserSession(services, req, client.client_id);
     if (!session) return notice(res, tr, client, query.redirect_uri, "noSession");
-    if (action !== "pin-setup") throw new SlotgateServerError("not_found", { message: `The ${action} window is not served yet.` });
-    const csrfToken = issueCsrfToken(req, res, secure);
+    const csrfToken = issueCsrfToken(req, res, secure, "/wallet");
     const resultBase = fillPath(ENDPOINTS.walletActionResult, { action });
-    sendHtml(res, 200, (nonce) =>
-      renderPinSetupPage(nonce, tr, {
-        brand: clientPageBrand(client, new URL(query.redirect_uri).origin),
-        script,
-        config: {
-          page: "pin-setup",
-          userId: session.userId,
-          csrfToken,
-          postUrl: PATHS.walletPinSetup,
-          resultUrl: withQuery(resultBase, { client_id: client.client_id, redirect_uri: query.redirect_uri, state: query.state }),
-        },
-      }),
+    const resultUrl = withQuery(resultBase, { client_id: client.client_id, redirect_uri: query.redirect_uri, state: query.state });
+    const brand = clientPageBrand(client, new URL(query.redirect_uri).origin);
+    if (action === "approvals") {
+      const consents = await consentsFor(services, session.userId, client.client_id);
+      const config = { page: action, userId: session.userId, csrfToken, postUrl: PATHS.walletRevokePurchases, resultUrl };
+      return sendHtml(res, 200, (nonce) => renderApprovalsPage(nonce, tr, { brand, script, consents, config }), PAGE_POLICY);
+    }
+    sendHtml(
+      res,
+      200,
+      (nonce) =>
+        renderKeyPage(nonce, tr, {
+          brand,
+          script,
+          config: {
+            page: action,
+            userId: session.userId,
+            csrfToken,
+            postUrl: KEY_POSTS[action],
+            ...(action === "recover" ? { codeUrl: PATHS.walletRecoverCode } : {}),
+            resultUrl,
+          },
+        }),
+      PAGE_POLICY,
     );
   });
 
-  router.post(PATHS.walletPinSetup, perIp, jsonBody, async (req, res) => {
-    const body = parseInput(pinSetupSchema, req.body);
-    const userId = windowPlayer(services, req, body.csrf_token, body.client_id);
-    const chain = chainOf(services);
-    const userUuid = Number(userId);
-    const answer = await runAsVerifiedUser(userUuid, () => chain.registerPin({ user_uuid: userUuid, pin_hash: body.pin_hash, pin_salt: body.pin_salt }));
-    const wallet = answer.data[0]!;
-    const salt = services.config.chain.service?.pinPbkdf2Salt;
-    const words = await readMnemonicBackup(wallet.mnemonic, body.pin_hash, wallet.key_share_user, salt === undefined ? {} : { salt });
-    // The key share and the words go to the window's own page (this origin) only, once: never stored here.
-    res.set("Cache-Control", "no-store").json({ success: true, address: wallet.address, key_share_user: wallet.key_share_user, words });
-  });
+  keyActionRoutes(router, services, [perIp]);
+  revokeRoute(router, services, [perIp]);
 
   router.get(routePath(ENDPOINTS.walletActionResult.path), async (req, res, next) => {
     if (!actionParams.safeParse({ ...req.params }).success) return next();

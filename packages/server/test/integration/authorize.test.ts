@@ -86,7 +86,7 @@ describe("GET /oauth/authorize validation", () => {
     expect(html).toContain('name="decision" value="approve"');
     expect(html).toContain('name="decision" value="deny"');
     const cookie = res.headers.get("set-cookie")!;
-    expect(cookie).toMatch(/^slotgate_csrf=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax/);
+    expect(cookie).toMatch(/^slotgate_csrf=[A-Za-z0-9_-]{43}; Path=\/oauth; HttpOnly; SameSite=Lax/);
     const token = /name="csrf_token" value="([^"]+)"/.exec(html)![1];
     expect(cookie).toContain(`slotgate_csrf=${token}`);
     expect(res.headers.get("content-security-policy")).toContain("form-action 'self' https://app.example");

@@ -227,3 +227,121 @@ describe("the confirmation window", () => {
     expect(other.html).not.toContain("wallet_result");
   });
 });
+
+describe("the page-started key windows", () => {
+  const windowUrl = (action: string, client = game) =>
+    `/wallet/${action}?${new URLSearchParams({ client_id: client.client_id, redirect_uri: client.redirect_uris[0]!, state: "s2" })}`;
+
+  it("set-up answers the key share and the words to the window once; a second set-up is 409 wallet_exists", async () => {
+    const fresh = await newWindowPlayer(server, game);
+    const page = await openWindow(server, fresh.cookie, windowUrl("pin-setup"));
+    expect(page.status).toBe(200);
+    const pin = pinOf("135246");
+    const body = { csrf_token: page.csrf, client_id: game.client_id, ...pin };
+    const first = await windowPost(server, page.cookie, "/wallet/pin-setup", body);
+    expect(first.status, first.text).toBe(200);
+    expect(String(first.json["words"]).split(" ")).toHaveLength(12);
+    expect(first.json["address"]).toBe(await chainOf(server).walletAddressFor(fresh.uuid));
+    const again = await windowPost(server, page.cookie, "/wallet/pin-setup", body);
+    expect([again.status, again.json["error"]]).toEqual([409, "wallet_exists"]);
+    const otherClient = await windowPost(server, page.cookie, "/wallet/pin-setup", { ...body, client_id: otherGame.client_id });
+    expect([otherClient.status, otherClient.json["error"]], "no session of that client").toEqual([401, "wallet_session_required"]);
+  });
+
+  it("a page-started window refuses a redirect URI not registered for the client, and serves no approvals window yet", async () => {
+    const forged = await openWindow(
+      server,
+      player.cookie,
+      `/wallet/pin-setup?${new URLSearchParams({ client_id: game.client_id, redirect_uri: "https://evil.example/cb", state: "x" })}`,
+    );
+    expect(forged.status).toBe(401);
+    expect(forged.html).not.toContain('id="pin"');
+    const unknown = await openWindow(
+      server,
+      player.cookie,
+      `/wallet/pin-setup?${new URLSearchParams({ client_id: "nope", redirect_uri: game.redirect_uris[0]!, state: "x" })}`,
+    );
+    expect(unknown.status).toBe(401);
+  });
+
+  it("reset with the words: the new PIN and share sign, the old ones no longer do", async () => {
+    const fresh = await newWindowPlayer(server, game);
+    const page = await openWindow(server, fresh.cookie, windowUrl("pin-setup"));
+    const oldPin = pinOf("111222");
+    const setup = await windowPost(server, page.cookie, "/wallet/pin-setup", { csrf_token: page.csrf, client_id: game.client_id, ...oldPin });
+    const words = String(setup.json["words"]);
+    const reset = await openWindow(server, page.cookie, windowUrl("pin-reset"));
+    expect(reset.html).toContain('id="mnemonic"');
+    const newPin = pinOf("333444");
+    const wrong = await windowPost(server, reset.cookie, "/wallet/pin-reset", {
+      csrf_token: reset.csrf,
+      client_id: game.client_id,
+      mnemonic: "abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon about",
+      ...newPin,
+    });
+    expect([wrong.status, wrong.json["error"]]).toEqual([401, "mnemonic_mismatch"]);
+    const ok = await windowPost(server, reset.cookie, "/wallet/pin-reset", { csrf_token: reset.csrf, client_id: game.client_id, mnemonic: words, ...newPin });
+    expect(ok.status, ok.text).toBe(200);
+    expect(ok.json["words"]).toBeUndefined();
+    const verify = (shares: Record<string, string>) =>
+      call(server.url, "POST", "/v1/pin/verify", { token: fresh.token, body: { user_uuid: fresh.uuid, ...shares } });
+    expect((await verify({ ...newPin, key_share_user: String(ok.json["key_share_user"]) })).status).toBe(200);
+    expect((await verify({ ...oldPin, key_share_user: String(setup.json["key_share_user"]) })).status).toBe(401);
+  });
+
+  it("recover with the mailed code: a new share and new words, once the code proved the mailbox", async () => {
+    const fresh = await newWindowPlayer(server, game);
+    const page = await openWindow(server, fresh.cookie, windowUrl("pin-setup"));
+    const setup = await windowPost(server, page.cookie, "/wallet/pin-setup", { csrf_token: page.csrf, client_id: game.client_id, ...pinOf("555666") });
+    expect(setup.status).toBe(200);
+    const recover = await openWindow(server, page.cookie, windowUrl("recover"));
+    const newPin = pinOf("777888");
+    const base = { csrf_token: recover.csrf, client_id: game.client_id, ...newPin };
+    const code = await windowPost(server, recover.cookie, "/wallet/recover/code", base);
+    expect(code.status, code.text).toBe(200);
+    const recoveryId = String(code.json["recovery_id"]);
+    const mailed = await server.mail.nextCode(fresh.email);
+    const wrongCode = mailed === "000000" ? "111111" : "000000";
+    const refused = await windowPost(server, recover.cookie, "/wallet/recover", { ...base, recovery_id: recoveryId, code: wrongCode });
+    expect([refused.status, refused.json["error"]]).toEqual([401, "otp_invalid"]);
+    const ok = await windowPost(server, recover.cookie, "/wallet/recover", { ...base, recovery_id: recoveryId, code: mailed });
+    expect(ok.status, ok.text).toBe(200);
+    expect(String(ok.json["words"]).split(" ")).toHaveLength(12);
+    expect(ok.json["words"]).not.toBe(setup.json["words"]);
+    expect(ok.json["address"]).toBe(setup.json["address"]);
+    const verify = await call(server.url, "POST", "/v1/pin/verify", {
+      token: fresh.token,
+      body: { user_uuid: fresh.uuid, ...newPin, key_share_user: String(ok.json["key_share_user"]) },
+    });
+    expect(verify.status).toBe(200);
+  });
+
+  it("approvals lists the player's consents for the client's own cuids; revoke ends one with the PIN, another client's cuid is 403", async () => {
+    const created = await ask(game, approvePurchases("900"));
+    const ok = await approveAs(player, String(created.json["id"]), shares);
+    expect(ok.json).toMatchObject({ status: "approved" });
+    const page = await openWindow(server, player.cookie, windowUrl("approvals"));
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(`data-cuid="${cuid}"`);
+    expect(page.html).toContain(">900</td>");
+    expect(page.html, "another client's cuid is not listed").not.toContain(otherCuid);
+    const body = { csrf_token: page.csrf, client_id: game.client_id, ...shares };
+    const foreign = await windowPost(server, page.cookie, "/wallet/approvals/revoke", { ...body, cuid: otherCuid });
+    expect([foreign.status, foreign.json["error"]]).toEqual([403, "cuid_not_owned"]);
+    const wrongPin = await windowPost(server, page.cookie, "/wallet/approvals/revoke", { ...body, ...pinOf("000000", shares.pin_salt), cuid });
+    expect([wrongPin.status, wrongPin.json["error"]]).toEqual([401, "pin_invalid"]);
+    expect(await chainOf(server).purchaseConsent(player.uuid, cuid)).toBe("900");
+    const revoked = await windowPost(server, page.cookie, "/wallet/approvals/revoke", { ...body, cuid });
+    expect(revoked.json, revoked.text).toMatchObject({ success: true, status: "approved" });
+    expect(await chainOf(server).purchaseConsent(player.uuid, cuid)).toBe("0");
+    const buy = await postBasic(server, game, "/v1/development-api/user_buy_content_token", {
+      client_id: game.client_id,
+      user_dbkey: player.userId,
+      amount: "1",
+      cuid,
+    });
+    expect([buy.status, buy.json["error"]]).toEqual([409, "insufficient_allowance"]);
+    const after = await openWindow(server, player.cookie, windowUrl("approvals"));
+    expect(after.html).toContain(">0</td>");
+  });
+});

@@ -43,7 +43,8 @@ const slotgate = new Slotgate(${cfg});${DRIVER}</script>`,
     // completes a full-page redirect login (query) and goes back to the page that started it.
     "/callback.html": `<!doctype html><title>callback</title>
 <script type="module">import { Slotgate, handleLoginCallback } from "/sdk/index.js";
-window.__relayed = handleLoginCallback();
+import { handleWalletCallback } from "/sdk/wallet.js";
+window.__relayed = handleWalletCallback() || handleLoginCallback();
 if (!window.__relayed) {
   const back = () => location.replace(sessionStorage.getItem("return_to") || "/");
   new Slotgate(${cfg}).handleRedirectCallback().then(back, (e) => {
@@ -51,6 +52,21 @@ if (!window.__relayed) {
     back();
   });
 }</script>`,
+    // The wallet window (@slotgate/client-sdk/wallet): ?action= names the method (default approvePurchases, which
+    // takes window.__confirmation, set by the test before the click).
+    "/wallet.html": `<!doctype html><title>wallet</title><button id="go">Confirm</button>
+<script type="module">import { SlotgateWallet } from "/sdk/wallet.js";
+const wallet = new SlotgateWallet(${cfg});
+const action = new URLSearchParams(location.search).get("action") || "approvePurchases";
+document.getElementById("go").addEventListener("click", () => {
+  window.__result = undefined;
+  window.__error = undefined;
+  wallet[action](window.__confirmation).then(
+    (r) => { window.__result = r; },
+    (e) => { window.__error = { name: e.name, code: e.code, message: e.message, reason: e.reason }; },
+  );
+});
+window.__ready = true;</script>`,
     // A page that blocks popups (as many in-app webviews do): login() rejects popup_blocked, and the app falls
     // back to the full-page redirect.
     "/blocked-app.html": `<!doctype html><title>no popups</title><button id="login">Log in</button>

@@ -15,11 +15,14 @@ export function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** The CSRF token of this browser (reused when its cookie is well-formed), set as cookie (path `/`: the sign-in pages and the wallet window). */
-export function issueCsrfToken(req: Request, res: Response, secure: boolean): string {
+/**
+ * The CSRF token of this browser (reused when its cookie is well-formed), set as cookie for `path`: the sign-in
+ * pages' `/oauth`, or the wallet window's `/wallet` (a cookie of its own path: docs/decisions/wallet-window.md).
+ */
+export function issueCsrfToken(req: Request, res: Response, secure: boolean, path: "/oauth" | "/wallet" = "/oauth"): string {
   const existing = readCookie(req, CSRF_COOKIE);
   const token = existing && /^[A-Za-z0-9_-]{43}$/.test(existing) ? existing : randomBytes(32).toString("base64url");
-  res.append("Set-Cookie", `${CSRF_COOKIE}=${token}; Path=/; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
+  res.append("Set-Cookie", `${CSRF_COOKIE}=${token}; Path=${path}; HttpOnly; SameSite=Lax${secure ? "; Secure" : ""}`);
   return token;
 }
 

@@ -3,18 +3,21 @@
  * - on a confirmation: hashes the PIN with the salt kept beside the sealed key share, posts
  *   `{ pin_hash, pin_salt, key_share_user }` to this origin's approve (or posts deny), then goes to the
  *   result page, which posts the outcome to the opener;
- * - on PIN set-up: posts the new PIN's hash and salt, seals the answered key share in IndexedDB, shows the
- *   words from the answer once (in the DOM only), then goes to the result page.
+ * - on PIN set-up, reset (with the words) or recovery (with the mailed code): posts the new PIN's hash and
+ *   salt, seals the answered key share in IndexedDB, shows the words of a set-up or recovery answer once (in
+ *   the DOM only), then goes to the result page.
+ * - on the approvals list: revokes one cuid's consent with the PIN and the kept share, then shows the list again.
  * Nothing it holds leaves this origin. Built into `dist/assets` (`tsup.config.ts`).
  */
 import { newPinSalt, openKeyShare, pinHash, sealKeyShare } from "./key-custody.js";
 
 interface WindowConfig {
-  page: "confirm" | "pin-setup";
+  page: "confirm" | "pin-setup" | "pin-reset" | "recover" | "approvals";
   userId: string;
   csrfToken: string;
   postUrl: string;
   denyUrl?: string;
+  codeUrl?: string;
   resultUrl: string;
   messages: Record<string, string>;
 }
@@ -89,7 +92,18 @@ function startConfirm(): void {
   });
 }
 
-function startPinSetup(): void {
+/** Seals the answered key share, then shows the answered words once, or finishes when there are none (reset). */
+async function keep(answer: Record<string, unknown>, pinSalt: string): Promise<void> {
+  await sealKeyShare(config.userId, String(answer["key_share_user"]), pinSalt);
+  if (typeof answer["words"] !== "string") return finish("approved");
+  el("words").textContent = answer["words"];
+  for (const id of ["setup", "code-section"]) document.getElementById(id)?.classList.add("hidden");
+  el("words-section").classList.remove("hidden");
+}
+
+function startKeyPage(): void {
+  const clientId = clientIdOf(config.resultUrl);
+  let pending: { pin_hash: string; pin_salt: string; recovery_id?: string } | null = null;
   el<HTMLFormElement>("pin-form").addEventListener("submit", (event) => {
     event.preventDefault();
     void (async () => {
@@ -98,18 +112,39 @@ function startPinSetup(): void {
       if (pin !== el<HTMLInputElement>("pin-again").value) return showError(config.messages["wallet.setup.mismatch"] ?? "");
       busy(true);
       try {
-        const pinSalt = newPinSalt();
-        const answer = await post(config.postUrl, { client_id: clientIdOf(config.resultUrl), pin_hash: await pinHash(pin, pinSalt), pin_salt: pinSalt });
+        const pin_salt = newPinSalt();
+        const shares = { client_id: clientId, pin_hash: await pinHash(pin, pin_salt), pin_salt };
+        if (config.page === "recover") {
+          const code = await post(config.codeUrl ?? "", shares);
+          if (!code.ok) return showError(errorText(code.body));
+          pending = { pin_hash: shares.pin_hash, pin_salt, recovery_id: String(code.body["recovery_id"]) };
+          el("code-sent").textContent = config.messages["wallet.recover.codeSent"] ?? "";
+          el("setup").classList.add("hidden");
+          el("code-section").classList.remove("hidden");
+          return;
+        }
+        const words = config.page === "pin-reset" ? { mnemonic: el<HTMLTextAreaElement>("mnemonic").value.trim().toLowerCase().split(/\s+/).join(" ") } : {};
+        const answer = await post(config.postUrl, { ...shares, ...words });
         if (!answer.ok) {
           return showError(answer.body["error"] === "wallet_exists" ? (config.messages["wallet.setup.exists"] ?? "") : errorText(answer.body));
         }
-        await sealKeyShare(config.userId, String(answer.body["key_share_user"]), pinSalt);
-        el("words").textContent = String(answer.body["words"]);
-        el("setup").classList.add("hidden");
-        el("words-section").classList.remove("hidden");
+        await keep(answer.body, pin_salt);
       } finally {
         busy(false);
       }
+    })();
+  });
+  document.getElementById("code-form")?.addEventListener("submit", (event) => {
+    event.preventDefault();
+    void (async () => {
+      if (!pending) return;
+      el("code-error").textContent = "";
+      const answer = await post(config.postUrl, { client_id: clientId, ...pending, code: el<HTMLInputElement>("code").value.trim() });
+      if (!answer.ok) {
+        el("code-error").textContent = errorText(answer.body);
+        return;
+      }
+      await keep(answer.body, pending.pin_salt);
     })();
   });
   el("words-done").addEventListener("click", () => {
@@ -118,9 +153,35 @@ function startPinSetup(): void {
   });
 }
 
+function startApprovals(): void {
+  for (const button of Array.from(document.querySelectorAll<HTMLButtonElement>("button.revoke"))) {
+    button.addEventListener("click", () => {
+      void (async () => {
+        showError("");
+        const held = await openKeyShare(config.userId);
+        if (!held) return showError(config.messages["wallet.noKey"] ?? "");
+        button.disabled = true;
+        const pin = el<HTMLInputElement>("pin").value;
+        const answer = await post(config.postUrl, {
+          client_id: clientIdOf(config.resultUrl),
+          cuid: button.dataset["cuid"] ?? "",
+          pin_hash: await pinHash(pin, held.pinSalt),
+          pin_salt: held.pinSalt,
+          key_share_user: held.keyShareUser,
+        });
+        button.disabled = false;
+        if (!answer.ok) return showError(errorText(answer.body));
+        location.reload();
+      })();
+    });
+  }
+  el("approvals-done").addEventListener("click", () => finish("approved"));
+}
+
 function clientIdOf(url: string): string {
   return new URL(url, location.href).searchParams.get("client_id") ?? "";
 }
 
 if (config.page === "confirm") startConfirm();
-else if (config.page === "pin-setup") startPinSetup();
+else if (config.page === "approvals") startApprovals();
+else startKeyPage();

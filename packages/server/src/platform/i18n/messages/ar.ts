@@ -231,4 +231,21 @@ export const ar: Record<MessageId, string> = {
   "wallet.denied": "لم يتغير شيء. يمكنك إغلاق هذه النافذة.",
   "error.pin_invalid": "رمز PIN غير صحيح.",
   "error.pin_locked": "محاولات خاطئة كثيرة لرمز PIN؛ قُفلت محفظتك لبعض الوقت.",
+  "wallet.reset.title": "إعادة تعيين رمز PIN",
+  "wallet.reset.intro":
+    "يطلب منك <strong>{app}</strong> اختيار رمز PIN جديد. اكتب كلمات النسخ الاحتياطي الاثنتي عشرة ثم الرمز الجديد. يبقى مفتاحك في هذا المتصفح على موقع هذه الخدمة.",
+  "wallet.recover.title": "استعادة محفظتك",
+  "wallet.recover.intro":
+    "يطلب منك <strong>{app}</strong> استعادة محفظتك برمز PIN جديد. سنرسل إليك رمزًا بالبريد الإلكتروني لإثبات هويتك، ثم تحصل على كلمات نسخ احتياطي جديدة.",
+  "wallet.recover.codeSent": "أرسلنا إليك رمزًا بالبريد الإلكتروني. أدخله للإنهاء.",
+  "wallet.words.label": "كلمات النسخ الاحتياطي الاثنتا عشرة",
+  "error.mnemonic_mismatch": "هذه الكلمات ليست كلمات النسخ الاحتياطي لمحفظتك.",
+  "error.email_not_verified": "لا يوجد في حسابك عنوان بريد إلكتروني مؤكد بعد، لذا لا يمكن استعادته بالبريد.",
+  "wallet.approvals.title": "أذونات الشراء",
+  "wallet.approvals.intro": "ما يزال بإمكان <strong>{app}</strong> إنفاقه من خاناتك على المشتريات، لكل لعبة. اكتب رمز PIN ثم ألغِ ما لم تعد تريده.",
+  "wallet.approvals.cuid": "اللعبة (cuid)",
+  "wallet.approvals.amount": "المبلغ المسموح المتبقي (XOTN بوحدة wei)",
+  "wallet.approvals.revoke": "إلغاء",
+  "wallet.approvals.none": "لا توجد أذونات لهذا التطبيق.",
+  "wallet.approvals.done": "تم",
 };

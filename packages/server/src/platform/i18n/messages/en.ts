@@ -234,6 +234,24 @@ export const en = {
   "wallet.denied": "Nothing was changed. You can close this window.",
   "error.pin_invalid": "The PIN is wrong.",
   "error.pin_locked": "Too many wrong PINs; your wallet is locked for a while.",
+  "wallet.reset.title": "Reset your PIN",
+  "wallet.reset.intro":
+    "<strong>{app}</strong> asks you to choose a new PIN. Type your 12 backup words, then the new PIN. Your key stays in this browser, on this service's site.",
+  "wallet.recover.title": "Recover your wallet",
+  "wallet.recover.intro":
+    "<strong>{app}</strong> asks you to recover your wallet with a new PIN. We will email you a code to prove it is you; then you get new backup words.",
+  "wallet.recover.codeSent": "We emailed you a code. Enter it to finish.",
+  "wallet.words.label": "Your 12 backup words",
+  "error.mnemonic_mismatch": "These words are not your wallet's backup words.",
+  "error.email_not_verified": "Your account has no confirmed email address yet, so it cannot be recovered by email.",
+  "wallet.approvals.title": "Your purchase approvals",
+  "wallet.approvals.intro":
+    "What <strong>{app}</strong> may still spend from your slots on purchases, per game. Type your PIN, then revoke the ones you no longer want.",
+  "wallet.approvals.cuid": "Game (cuid)",
+  "wallet.approvals.amount": "Still allowed (XOTN, in wei)",
+  "wallet.approvals.revoke": "Revoke",
+  "wallet.approvals.none": "There are no approvals for this app.",
+  "wallet.approvals.done": "Done",
 } as const;
 
 /** The key of one hosted-page message. */

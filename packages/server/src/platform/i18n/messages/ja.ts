@@ -236,4 +236,21 @@ export const ja: Record<MessageId, string> = {
   "wallet.denied": "何も変更されていません。このウィンドウを閉じてかまいません。",
   "error.pin_invalid": "PIN が正しくありません。",
   "error.pin_locked": "PIN の誤りが多すぎます。ウォレットはしばらくロックされます。",
+  "wallet.reset.title": "PIN のリセット",
+  "wallet.reset.intro":
+    "<strong>{app}</strong> が新しい PIN の設定を求めています。12 個のバックアップの単語を入力し、新しい PIN を入力してください。鍵はこのサービスのサイト上、このブラウザに保管されます。",
+  "wallet.recover.title": "ウォレットの復旧",
+  "wallet.recover.intro":
+    "<strong>{app}</strong> が新しい PIN でのウォレットの復旧を求めています。本人確認のためにメールでコードをお送りし、その後新しいバックアップの単語をお渡しします。",
+  "wallet.recover.codeSent": "メールでコードを送信しました。入力して完了してください。",
+  "wallet.words.label": "12 個のバックアップの単語",
+  "error.mnemonic_mismatch": "この単語はあなたのウォレットのバックアップの単語ではありません。",
+  "error.email_not_verified": "アカウントに確認済みのメールアドレスがないため、メールでは復旧できません。",
+  "wallet.approvals.title": "購入の許可",
+  "wallet.approvals.intro": "<strong>{app}</strong> がゲームごとにあなたのスロットから購入に使える残りの額です。PIN を入力し、不要な許可を取り消してください。",
+  "wallet.approvals.cuid": "ゲーム (cuid)",
+  "wallet.approvals.amount": "残りの許可額 (XOTN、wei)",
+  "wallet.approvals.revoke": "取り消す",
+  "wallet.approvals.none": "このアプリへの許可はありません。",
+  "wallet.approvals.done": "完了",
 };

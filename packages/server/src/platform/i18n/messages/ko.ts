@@ -232,4 +232,22 @@ export const ko: Record<MessageId, string> = {
   "wallet.denied": "아무것도 변경되지 않았습니다. 이 창을 닫아도 됩니다.",
   "error.pin_invalid": "PIN이 올바르지 않습니다.",
   "error.pin_locked": "잘못된 PIN이 너무 많습니다. 지갑이 잠시 잠깁니다.",
+  "wallet.reset.title": "PIN 재설정",
+  "wallet.reset.intro":
+    "<strong>{app}</strong>이(가) 새 PIN을 정하도록 요청합니다. 백업 단어 12개를 입력한 뒤 새 PIN을 입력하세요. 키는 이 서비스 사이트의 이 브라우저에 보관됩니다.",
+  "wallet.recover.title": "지갑 복구",
+  "wallet.recover.intro":
+    "<strong>{app}</strong>이(가) 새 PIN으로 지갑을 복구하도록 요청합니다. 본인 확인을 위해 이메일로 코드를 보내 드리며, 이후 새 백업 단어를 받게 됩니다.",
+  "wallet.recover.codeSent": "이메일로 코드를 보냈습니다. 입력하여 마치세요.",
+  "wallet.words.label": "백업 단어 12개",
+  "error.mnemonic_mismatch": "이 단어는 지갑의 백업 단어가 아닙니다.",
+  "error.email_not_verified": "계정에 확인된 이메일 주소가 없어 이메일로 복구할 수 없습니다.",
+  "wallet.approvals.title": "구매 허용",
+  "wallet.approvals.intro":
+    "<strong>{app}</strong>이(가) 게임별로 내 슬롯에서 구매에 아직 쓸 수 있는 금액입니다. PIN을 입력한 뒤 더 이상 원하지 않는 허용을 취소하세요.",
+  "wallet.approvals.cuid": "게임 (cuid)",
+  "wallet.approvals.amount": "남은 허용액 (XOTN, wei)",
+  "wallet.approvals.revoke": "취소",
+  "wallet.approvals.none": "이 앱에 대한 허용이 없습니다.",
+  "wallet.approvals.done": "완료",
 };

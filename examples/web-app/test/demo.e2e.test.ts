@@ -211,11 +211,7 @@ async function signInOn(popup: Page, who: Account, signUp = false): Promise<void
   }
 }
 
-/**
- * Clicks `button` on `target`, which opens the Slotgate wallet window, and answers the window, loaded. With `who`, the
- * window is expected to have no session of the asking client (the player logged out of the game, which ends it): it
- * offers that client's sign-in; the player signs in there, the window closes, and the page is told the window closed.
- */
+/** Clicks `button` on `target`, which opens the Slotgate wallet window, and answers the window, loaded. */
 async function walletWindow(target: Page, button: string): Promise<Page> {
   const [popup] = await Promise.all([target.context().waitForEvent("page"), target.click(button)]);
   await popup.waitForLoadState();
@@ -360,15 +356,16 @@ async function sale(args: {
   expect(await marketAction(buyer.market, `#buy-${id}`)).toMatchObject({ kind: "ok" });
   await shot(`${args.shots}-3-bought`, buyer.market);
   // The seller hands the slot over with the PIN in the Slotgate window: one UserOperation from the slot wallet. The
-  // game's client asks (only it may, for its cu_id), so the window needs the seller's session of that client: when the
-  // game's logout ended it, the window offers the game's sign-in first; the page then finds the confirmation still
-  // pending (the sale waits) and the seller opens a second window.
+  // game's client asks (only it may, for its cu_id), so the window needs the seller's session of that client in this
+  // browser: without one it offers the game's sign-in first; the page then finds the confirmation still pending (the
+  // sale waits) and the seller opens a second window. (In this run's browsers the game's session is present.)
   await seller.market.reload();
   await seller.market.waitForSelector("body[data-ready=true]");
   let seq = (await seller.market.getAttribute("#message", "data-seq")) ?? "";
   let window = await walletWindow(seller.market, `#confirm-${id}`);
   await window.waitForSelector("#pin, #wallet-notice");
   if (await window.$("#wallet-notice")) {
+    await shot(`${args.shots}-4-window-sign-in`, window);
     await signInInWindow(window, seller.account);
     await seller.market.waitForFunction((s) => (document.querySelector("#message")?.getAttribute("data-seq") ?? "") !== s, seq, { timeout: 60_000 });
     expect(await seller.market.getAttribute("#message", "data-kind")).toBe("ok");

@@ -1,12 +1,12 @@
 import { isPendingWrite } from "@slotgate/protocol";
 import { ENDPOINTS } from "@slotgate/protocol/endpoints";
-import type { RequestHandler, Router } from "express";
+import type { Router } from "express";
 import type { Services } from "../platform/app/services.js";
 import { runAsVerifiedUser } from "../chain-api/chain/caller-assertions.js";
 import { chainOf } from "../chain-api/chain/chain-of.js";
 import { SlotgateServerError } from "../platform/http/errors.js";
 import { jsonBody, parseInput } from "../platform/http/input.js";
-import { windowPlayer } from "./window-session.js";
+import { type WindowLimits, windowPlayer } from "./window-session.js";
 
 /** One consent the approvals window lists: a cuid of the asking client and what it may still spend (XOTN wei). */
 export interface ConsentRow {
@@ -36,13 +36,14 @@ export async function consentsFor(services: Services, userId: string, clientId: 
  *
  * @example
  * ```ts
- * revokeRoute(router, services, [perIpPinLimit]);
+ * revokeRoute(router, services, windowLimits(services));
  * ```
  */
-export function revokeRoute(router: Router, services: Services, limits: RequestHandler[]): void {
-  router.post(ENDPOINTS.walletRevokePurchases.path, ...limits, jsonBody, async (req, res) => {
+export function revokeRoute(router: Router, services: Services, limits: WindowLimits): void {
+  router.post(ENDPOINTS.walletRevokePurchases.path, limits.perIp, jsonBody, async (req, res) => {
     const body = parseInput(ENDPOINTS.walletRevokePurchases.input.body, req.body);
     const userUuid = Number(windowPlayer(services, req, body.csrf_token, body.client_id));
+    await limits.forPlayer(req, res, String(userUuid));
     const chain = chainOf(services);
     if ((await chain.cuidClient(body.cuid)) !== body.client_id) throw new SlotgateServerError("cuid_not_owned");
     const answer = await runAsVerifiedUser(userUuid, () =>

@@ -87,3 +87,14 @@ export function wireStatus(row: Pick<ConfirmationRow, "status" | "expires_at">, 
   if (row.status === "pending" && new Date(row.expires_at).getTime() <= now) return "expired";
   return row.status;
 }
+
+/** How long a confirmation's outcome stays readable by its client after it expired: 30 days. */
+export const CONFIRMATION_RETENTION_DAYS = 30;
+
+/** Deletes confirmations that expired more than {@link CONFIRMATION_RETENTION_DAYS} ago; answers how many. */
+export async function purgeOldConfirmations(db: Queryable): Promise<number> {
+  const rows = await db.query("DELETE FROM wallet_confirmations WHERE expires_at < now() - make_interval(days => $1) RETURNING 1", [
+    CONFIRMATION_RETENTION_DAYS,
+  ]);
+  return rows.length;
+}

@@ -13,14 +13,13 @@ import type { ClientRow } from "../oauth/clients/clients-store.js";
 import { SlotgateServerError } from "../platform/http/errors.js";
 import { sendHtml } from "../platform/http/html.js";
 import { jsonBody, parseInput } from "../platform/http/input.js";
-import { rateLimit } from "../platform/http/rate-limit.js";
 import { negotiateLocale, type Translator, translator } from "../platform/i18n/translator.js";
 import { approveConfirmation } from "./approve.js";
 import { consentsFor, revokeRoute } from "./approvals.js";
 import { keyActionRoutes } from "./key-actions.js";
 import { type ConfirmationRow, denyConfirmation, findConfirmation, wireStatus } from "./confirmations-store.js";
 import { renderApprovalsPage, renderConfirmPage, renderKeyPage, renderWalletResult, renderWindowNotice, type WindowNotice } from "./pages.js";
-import { windowPlayer } from "./window-session.js";
+import { windowLimits, windowPlayer } from "./window-session.js";
 
 const confirmParams = ENDPOINTS.walletConfirmPage.input.params;
 const confirmQuery = ENDPOINTS.walletConfirmPage.input.query;
@@ -41,7 +40,7 @@ function queryOf(req: Request): Record<string, unknown> {
   return rest;
 }
 
-/** A live client (404 page otherwise: the confirmation outlived its client). */
+/** A live client (401 `invalid_client` otherwise: the confirmation outlived its client, or it was disabled). */
 async function clientOf(services: Services, clientId: string): Promise<ClientRow> {
   const client = await services.clients.get(clientId);
   if (!client) throw new SlotgateServerError("invalid_client");
@@ -86,8 +85,7 @@ const NOTICE_STATUS: Record<WindowNotice, number> = { noSession: 401, otherUser:
 export function walletWindowRoutes(services: Services): Router {
   const router = Router();
   const secure = services.issuer.startsWith("https:");
-  const limits = services.config.rateLimit;
-  const perIp = rateLimit("pin", limits.pinPerMinute, limits.enabled, services.redis, limits.redisPrefix, { refusalDelayMs: limits.pinRefusalDelayMs });
+  const limits = windowLimits(services);
   const script = loadPageScript("wallet-window", "/wallet/assets");
   router.get(script.path, servePageScript(script));
 
@@ -146,11 +144,12 @@ export function walletWindowRoutes(services: Services): Router {
     );
   });
 
-  router.post(routePath(ENDPOINTS.walletConfirmApprove.path), perIp, jsonBody, async (req, res) => {
+  router.post(routePath(ENDPOINTS.walletConfirmApprove.path), limits.perIp, jsonBody, async (req, res) => {
     const { confirmation_id } = parseInput(confirmParams, { ...req.params });
     const body = parseInput(ENDPOINTS.walletConfirmApprove.input.body, req.body);
     const row = await confirmationOf(services, confirmation_id);
     windowPlayer(services, req, body.csrf_token, row.client_id, row.user_id);
+    await limits.forPlayer(req, res, row.user_id);
     const outcome = await approveConfirmation(services, confirmation_id, {
       pin_hash: body.pin_hash,
       pin_salt: body.pin_salt,
@@ -235,8 +234,8 @@ export function walletWindowRoutes(services: Services): Router {
     );
   });
 
-  keyActionRoutes(router, services, [perIp]);
-  revokeRoute(router, services, [perIp]);
+  keyActionRoutes(router, services, limits);
+  revokeRoute(router, services, limits);
 
   router.get(routePath(ENDPOINTS.walletActionResult.path), async (req, res, next) => {
     if (!actionParams.safeParse({ ...req.params }).success) return next();

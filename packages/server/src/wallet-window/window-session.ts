@@ -1,8 +1,11 @@
-import type { Request } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { Services } from "../platform/app/services.js";
 import { readBrowserSession } from "../oauth/authorize/browser-session.js";
 import { csrfMatches } from "../oauth/authorize/csrf.js";
 import { SlotgateServerError } from "../platform/http/errors.js";
+import { runGuards } from "../platform/http/mount-endpoint.js";
+import { rateLimit } from "../platform/http/rate-limit.js";
+import { derivationGate } from "../chain-api/pin/derivation-gate.js";
 
 /**
  * The player of a wallet window's post: the service's browser session for `clientId` (set when the player
@@ -21,4 +24,43 @@ export function windowPlayer(services: Services, req: Request, csrfToken: string
   if (!session) throw new SlotgateServerError("wallet_session_required");
   if (userId !== undefined && session.userId !== userId) throw new SlotgateServerError("wallet_user_mismatch");
   return session.userId;
+}
+
+/**
+ * The brute-force limits of the PIN endpoints (docs/decisions/brute-force.md) for the window's posts that
+ * derive a key: one budget per IP before anything runs, then, once the player is known, one per account and
+ * a bound on the account's derivations in flight ({@link WindowLimits.forPlayer}).
+ */
+export interface WindowLimits {
+  /** Per-IP middleware, first in the route. */
+  perIp: RequestHandler;
+  /** Runs the per-account limit and the derivation bound for `userId`. */
+  forPlayer(req: Request, res: Response, userId: string): Promise<void>;
+}
+
+/**
+ * The window's {@link WindowLimits}, with the PIN endpoints' settings.
+ *
+ * @example
+ * ```ts
+ * const limits = windowLimits(services);
+ * router.post(path, limits.perIp, jsonBody, async (req, res) => { await limits.forPlayer(req, res, userId); … });
+ * ```
+ */
+export function windowLimits(services: Services): WindowLimits {
+  const limits = services.config.rateLimit;
+  const refusalDelayMs = limits.pinRefusalDelayMs;
+  const perIp = rateLimit("pin", limits.pinPerMinute, limits.enabled, services.redis, limits.redisPrefix, { refusalDelayMs });
+  const perAccount = rateLimit("pin-account", limits.pinPerAccountPerMinute, limits.enabled, services.redis, limits.redisPrefix, {
+    key: (_req, res) => String(res.locals["account"]),
+    refusalDelayMs,
+  });
+  const inFlight = derivationGate(limits.pinConcurrentPerAccount, services.redis, limits.redisPrefix);
+  return {
+    perIp,
+    async forPlayer(req, res, userId) {
+      res.locals["account"] = userId;
+      await runGuards([perAccount, inFlight], req, res);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { encryptHex } from "@slotgate/protocol/crypto";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChainUser, basic, chainOf, newUser, postBasic, type TestClient, xotnBalance } from "../support/chain-flows.js";
+import { seriousViolations } from "../support/axe.js";
 import { enterMailedCode, launchChromium } from "../support/chromium.js";
 import { call, randomEmail, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
@@ -242,5 +243,50 @@ describe("the wallet window in Chromium", () => {
     expect([fragment.get("from"), fragment.get("type"), fragment.get("state")]).toEqual(["slotgate", "wallet_result", "coop-1"]);
     expect(JSON.parse(fragment.get("data")!)).toMatchObject({ action: "approve_purchases", status: "approved", confirmation_id: id });
     await direct.close();
+  }, 120_000);
+
+  it("approvals: the player revokes the game's consent in the window; the game can no longer buy", async () => {
+    const url = `${server.url}/wallet/approvals?${new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, state: "approvals-1" })}`;
+    const popup = await openWindow(page, url);
+    const row = `tr[data-cuid="${cuid}"]`;
+    expect(await popup.textContent(`${row} .amount`)).not.toBe("0");
+    await popup.fill("#pin", PIN);
+    await Promise.all([popup.waitForEvent("load"), popup.click(`${row} button.revoke`)]);
+    expect(await popup.textContent(`${row} .amount`)).toBe("0");
+    expect(await chainOf(server).purchaseConsent(Number(playerId), cuid)).toBe("0");
+    const closed = popup.waitForEvent("close");
+    await popup.click("#approvals-done");
+    await closed;
+    await page.waitForTimeout(100);
+    const messages = await walletMessages(page);
+    expect(messages[messages.length - 1]!.data).toMatchObject({ state: "approvals-1", data: { action: "approvals", status: "approved" } });
+    const buy = await postBasic(server, game, "/v1/development-api/user_buy_content_token", {
+      client_id: game.client_id,
+      user_dbkey: playerId,
+      amount: "1",
+      cuid,
+    });
+    expect([buy.status, buy.json["error"]]).toEqual([409, "insufficient_allowance"]);
+  }, 120_000);
+
+  it("every window page has no serious or critical axe-core violation", async () => {
+    // axe-core is evaluated in the page: a context with the player's cookies that bypasses the pages' CSP.
+    const axeContext = await browser.newContext({ bypassCSP: true, storageState: await context.storageState() });
+    try {
+      const { url } = await ask({ kind: "token_transfer", to_address: "0x00000000000000000000000000000000000d3a3e", amount: "1" }, "axe-1");
+      const query = new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, state: "axe" });
+      const urls = [url, ...["pin-setup", "pin-reset", "recover", "approvals"].map((action) => `${server.url}/wallet/${action}?${query}`)];
+      const found: string[] = [];
+      for (const target of urls) {
+        const axePage = await axeContext.newPage();
+        await axePage.goto(target);
+        expect(await axePage.$("#pin"), `${target} shows its form`).not.toBeNull();
+        found.push(...(await seriousViolations(axePage)).map((v) => `${target}: ${v}`));
+        await axePage.close();
+      }
+      expect(found).toEqual([]);
+    } finally {
+      await axeContext.close();
+    }
   }, 120_000);
 });

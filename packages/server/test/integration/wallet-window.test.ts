@@ -2,6 +2,7 @@ import { JsonRpcProvider } from "ethers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { basic, chainOf, pinOf, postBasic, type TestClient, xotnBalance } from "../support/chain-flows.js";
 import { call, registerClient } from "../support/flows.js";
+import { purgeOldConfirmations } from "../../src/wallet-window/confirmations-store.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 import { newWindowPlayer, openWindow, registerPin, type WindowPlayer, windowPost } from "../support/wallet-window.js";
 
@@ -181,12 +182,16 @@ describe("the confirmation window", () => {
     expect(await xotnBalance(server, wallet)).toBe(before - 100n);
   });
 
-  it("an expired confirmation reads expired and is 409 confirmation_closed", async () => {
+  it("an expired confirmation reads expired and is 409 confirmation_closed; 30 days after, it is purged", async () => {
     const id = String((await ask(game, approvePurchases())).json["id"]);
     await server.sql("UPDATE wallet_confirmations SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
     expect((await read(game, id)).json["status"]).toBe("expired");
     const late = await approveAs(player, id, shares);
     expect([late.status, late.json["error"]]).toEqual([409, "confirmation_closed"]);
+    expect(await purgeOldConfirmations(server.slotgate.services.db)).toBe(0);
+    await server.sql("UPDATE wallet_confirmations SET expires_at = now() - interval '31 days' WHERE id = $1", [id]);
+    expect(await purgeOldConfirmations(server.slotgate.services.db)).toBe(1);
+    expect((await read(game, id)).status).toBe(404);
   });
 
   it("a seller hands a slot over in the window and the buyer owns it on chain", async () => {
@@ -343,5 +348,81 @@ describe("the page-started key windows", () => {
     expect([buy.status, buy.json["error"]]).toEqual([409, "insufficient_allowance"]);
     const after = await openWindow(server, player.cookie, windowUrl("approvals"));
     expect(after.html).toContain(">0</td>");
+  });
+});
+
+describe("a confirmation whose chain write did not land within the wait", () => {
+  let slow: TestServer;
+  afterAll(async () => slow?.close());
+
+  it("answers the write_id, then the write's state and, once it landed, its transaction", async () => {
+    slow = await startTestServer({ CHAIN: "anvil", CHAIN_WRITE_WAIT_MS: "1" });
+    const client = await registerClient(slow.url, { blockchain: true });
+    const slowCuid = `ww-slow-${Date.now()}`;
+    const init = await postBasic(slow, client, "/v1/development-api/init_permission_provider", {
+      client_id: client.client_id,
+      cuid: slowCuid,
+      release_per: 20,
+      owner_addr: "0x00000000000000000000000000000000c0ffee05",
+    });
+    expect([200, 202]).toContain(init.status);
+    const who = await newWindowPlayer(slow, client);
+    const pin = await registerPin(slow, who, "808080");
+    const created = await postBasic(slow, client, "/v1/wallet/confirmations", {
+      user_uuid: who.uuid,
+      redirect_uri: client.redirect_uris[0]!,
+      request: { kind: "approve_purchases", cuid: slowCuid, amount: "50" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const id = String(created.json["id"]);
+    const page = await openWindow(slow, who.cookie, `/wallet/confirm/${id}?state=s`);
+    const approved = await windowPost(slow, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...pin });
+    expect(approved.json, approved.text).toMatchObject({ success: true, status: "approved" });
+    expect(approved.json["write_id"]).toMatch(/^[1-9][0-9]*$/);
+    const readSlow = () => call(slow.url, "GET", `/v1/wallet/confirmations/${id}`, { headers: basic(client) });
+    let got = await readSlow();
+    expect(got.json).toMatchObject({ status: "approved", write_id: approved.json["write_id"] });
+    expect(["pending", "submitted", "confirmed"]).toContain(got.json["write_status"]);
+    for (let i = 0; i < 100 && got.json["write_status"] !== "confirmed"; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      got = await readSlow();
+    }
+    expect(got.json["write_status"]).toBe("confirmed");
+    expect(got.json["tx_hash"]).toMatch(/^0x[0-9a-fA-F]{64}$/);
+    expect(await chainOf(slow).purchaseConsent(who.uuid, slowCuid)).toBe("50");
+  });
+});
+
+describe("the window's PIN posts under the PIN endpoints' brute-force limits", () => {
+  let limited: TestServer;
+  afterAll(async () => limited?.close());
+
+  it("the per-account budget refuses a third PIN attempt within the minute with 429, and the confirmation stays pending", async () => {
+    limited = await startTestServer({
+      CHAIN: "anvil",
+      RATE_LIMIT: "on",
+      RATE_LIMIT_SIGN_IN_PER_MINUTE: "1000",
+      RATE_LIMIT_PIN_PER_MINUTE: "1000",
+      RATE_LIMIT_PIN_PER_ACCOUNT_PER_MINUTE: "2",
+      RATE_LIMIT_PIN_REFUSAL_DELAY_MS: "0",
+    });
+    const client = await registerClient(limited.url, { blockchain: true });
+    const who = await newWindowPlayer(limited, client);
+    const pin = await registerPin(limited, who, "909090");
+    await chainOf(limited).fundWallet({ user_uuid: who.uuid, xotn: "10", wallet: "user" });
+    const created = await postBasic(limited, client, "/v1/wallet/confirmations", {
+      user_uuid: who.uuid,
+      redirect_uri: client.redirect_uris[0]!,
+      request: { kind: "token_transfer", to_address: "0x00000000000000000000000000000000000d3a4e", amount: "1" },
+    });
+    const id = String(created.json["id"]);
+    const page = await openWindow(limited, who.cookie, `/wallet/confirm/${id}?state=s`);
+    const guess = () => windowPost(limited, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...pin, ...pinOf("000000", pin.pin_salt) });
+    expect((await guess()).json["error"]).toBe("pin_invalid");
+    expect((await guess()).json["error"]).toBe("pin_invalid");
+    const third = await guess();
+    expect([third.status, third.json["error"]]).toEqual([429, "rate_limited"]);
+    const state = await call(limited.url, "GET", `/v1/wallet/confirmations/${id}`, { headers: basic(client) });
+    expect(state.json["status"]).toBe("pending");
   });
 });

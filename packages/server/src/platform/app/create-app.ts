@@ -38,6 +38,7 @@ import { MailboxChallenges } from "../../identity/mailbox-proof/challenges.js";
 import { IdentityProviders } from "../../identity/identity-providers/upstream.js";
 import { Passkeys } from "../../identity/passkeys/webauthn.js";
 import { purgeExpiredFlows } from "../../oauth/authorize/sign-in-flows-store.js";
+import { purgeOldConfirmations } from "../../wallet-window/confirmations-store.js";
 import { purgeExpiredChallenges } from "../../identity/mailbox-proof/mailbox-challenges-store.js";
 import { purgeSignInAttempts } from "../../identity/users/sign-in-attempts-store.js";
 import { DEFAULT_SCRYPT, type ScryptParams } from "../../identity/users/passwords.js";
@@ -181,6 +182,7 @@ export async function createApp(options: CreateAppOptions): Promise<SlotgateApp>
         void purgeExpiredChallenges(db).catch(() => undefined);
         void purgeExpiredFlows(db).catch(() => undefined);
         void purgeSignInAttempts(db).catch(() => undefined);
+        void purgeOldConfirmations(db).catch(() => undefined);
       }, 3_600_000);
       purge.unref();
     },

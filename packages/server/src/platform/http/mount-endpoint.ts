@@ -66,8 +66,17 @@ function parseParts(row: AnyEndpoint, req: Request): Record<string, unknown> {
   return { ...params, ...query, ...body };
 }
 
-/** Runs express middleware in order; rejects with the error one of them passes on. */
-async function runGuards(guards: RequestHandler[], req: Request, res: Response): Promise<void> {
+/**
+ * Runs express middleware in order; rejects with the error one of them passes on. The guards of a route
+ * mounted by hand (the wallet window's posts) run through it too, once they set `res.locals.account`.
+ *
+ * @example
+ * ```ts
+ * res.locals["account"] = userId;
+ * await runGuards([perAccount, inFlight], req, res);
+ * ```
+ */
+export async function runGuards(guards: RequestHandler[], req: Request, res: Response): Promise<void> {
   for (const guard of guards) {
     await new Promise<void>((resolve, reject) => {
       void guard(req, res, (error?: unknown) => (error ? reject(error) : resolve()));

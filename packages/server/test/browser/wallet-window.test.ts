@@ -23,6 +23,8 @@ let game: TestClient;
 let gameOrigin: string;
 let evilOrigin: string;
 let playerId: string;
+let playerEmail: string;
+let recoveredWords: string;
 let aesKey: string;
 let aesIv: string;
 const apps: Server[] = [];
@@ -70,8 +72,8 @@ async function ask(request: Record<string, unknown>, state: string): Promise<{ i
 const readBack = async (id: string) => (await call(server.url, "GET", `/v1/wallet/confirmations/${id}`, { headers: basic(game) })).json;
 
 /** Types the PIN and approves in a confirmation window; answers the opener's wallet_result once the window closed. */
-async function approveIn(popup: Page, on: Page): Promise<Message> {
-  await popup.fill("#pin", PIN);
+async function approveIn(popup: Page, on: Page, pin = PIN): Promise<Message> {
+  await popup.fill("#pin", pin);
   const closed = popup.waitForEvent("close");
   await popup.click("#approve");
   await closed;
@@ -111,6 +113,7 @@ describe("the wallet window in Chromium", () => {
     const login = `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, response_type: "code", state: "login-1", display: "popup" })}`;
     const popup = await openWindow(page, login);
     const email = randomEmail();
+    playerEmail = email;
     await popup.fill("#email", email);
     await popup.fill("#password", "user-password-1");
     await popup.check('input[name="intent"]');
@@ -288,5 +291,49 @@ describe("the wallet window in Chromium", () => {
     } finally {
       await axeContext.close();
     }
+  }, 120_000);
+
+  it("recovery with the mailed code: new words shown once, and the window signs with the new PIN", async () => {
+    const newPin = "135799";
+    const url = `${server.url}/wallet/recover?${new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, state: "recover-1" })}`;
+    const popup = await openWindow(page, url);
+    await popup.fill("#pin", newPin);
+    await popup.fill("#pin-again", newPin);
+    await popup.click("#approve");
+    await popup.waitForSelector("#code-section:not(.hidden)");
+    await popup.fill("#code", await server.mail.nextCode(playerEmail));
+    await popup.click("#code-submit");
+    await popup.waitForSelector("#words-section:not(.hidden)");
+    recoveredWords = (await popup.textContent("#words"))!.trim();
+    expect(recoveredWords.split(" ")).toHaveLength(12);
+    const closed = popup.waitForEvent("close");
+    await popup.click("#words-done");
+    await closed;
+    await page.waitForTimeout(100);
+    const messages = await walletMessages(page);
+    const wallet = await chainOf(server).walletAddressFor(Number(playerId));
+    expect(messages[messages.length - 1]!.data).toMatchObject({ state: "recover-1", data: { action: "recover", status: "approved", address: wallet } });
+    const { id, url: confirmUrl } = await ask({ kind: "approve_purchases", cuid, amount: "3" }, "after-recover");
+    const confirm = await openWindow(page, confirmUrl);
+    const message = await approveIn(confirm, page, newPin);
+    expect(message.data.data).toMatchObject({ status: "approved", confirmation_id: id });
+  }, 120_000);
+
+  it("reset with the words: the window finishes without showing words, then signs with the new PIN", async () => {
+    const resetPin = "246800";
+    const url = `${server.url}/wallet/pin-reset?${new URLSearchParams({ client_id: game.client_id, redirect_uri: `${gameOrigin}/done`, state: "reset-1" })}`;
+    const popup = await openWindow(page, url);
+    await popup.fill("#mnemonic", recoveredWords);
+    await popup.fill("#pin", resetPin);
+    await popup.fill("#pin-again", resetPin);
+    const closed = popup.waitForEvent("close");
+    await popup.click("#approve");
+    await closed;
+    await page.waitForTimeout(100);
+    const messages = await walletMessages(page);
+    expect(messages[messages.length - 1]!.data).toMatchObject({ state: "reset-1", data: { action: "pin-reset", status: "approved" } });
+    const { id, url: confirmUrl } = await ask({ kind: "approve_purchases", cuid, amount: "4" }, "after-reset");
+    const message = await approveIn(await openWindow(page, confirmUrl), page, resetPin);
+    expect(message.data.data).toMatchObject({ status: "approved", confirmation_id: id });
   }, 120_000);
 });

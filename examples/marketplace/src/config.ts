@@ -16,12 +16,17 @@ export interface MarketplaceConfig {
   host: string;
   /** `PUBLIC_URL`: this app's origin as the browser sees it. @default "http://{HOST}:{PORT}" */
   publicUrl: string;
-  /** `MARKETPLACE_DATA_DIR`: the embedded database (`db/`) and the generated seal key file. @default ".marketplace-data" */
+  /** `MARKETPLACE_DATA_DIR`: the embedded database (`db/`). @default ".marketplace-data" */
   dataDir: string;
   /** `DATABASE_URL`: PostgreSQL instead of the embedded database. @default null */
   databaseUrl: string | null;
-  /** `MARKETPLACE_SEAL_KEY`: 64 hex characters, the AES-256-GCM key of the sealed seller credentials. @default null (a key file in the data dir) */
-  sealKey: string | null;
+  /**
+   * `HANDOVER_CLIENT_ID` + `HANDOVER_CLIENT_SECRET`: the client that asks sellers to confirm hand-overs in the wallet
+   * window. The service accepts a `slot_hand_over` only from the client that registered the cu_id (the game's), with
+   * the marketplace's popup page `{PUBLIC_URL}/slotgate-callback.html` registered among its redirect URIs.
+   * @default the marketplace's own client (`SLOTGATE_CLIENT_ID`, `SLOTGATE_CLIENT_SECRET`)
+   */
+  handOverClient: { clientId: string; clientSecret: string };
   /** The games whose slots are traded: cuid → the client_id that registered it (`GAME_CUID` + `GAME_CLIENT_ID`). */
   games: ReadonlyMap<string, string>;
   /** `WEBHOOK_TOLERANCE_SECONDS`: accepted age of a webhook signature. @default 300 */
@@ -62,21 +67,24 @@ export function loadMarketplaceConfig(env: Record<string, string | undefined>): 
   if (!/^https?:\/\//.test(slotgateUrl)) throw new MarketplaceConfigError("SLOTGATE_URL must be an http(s) URL");
   const marketplaceSecret = required(env, "MARKETPLACE_SECRET");
   if (marketplaceSecret.length < 32) throw new MarketplaceConfigError("MARKETPLACE_SECRET must be at least 32 characters (the service's own value)");
-  const sealKey = env["MARKETPLACE_SEAL_KEY"]?.trim() || null;
-  if (sealKey !== null && !/^[0-9a-fA-F]{64}$/.test(sealKey)) throw new MarketplaceConfigError("MARKETPLACE_SEAL_KEY must be 64 hex characters (32 bytes)");
+  const clientId = required(env, "SLOTGATE_CLIENT_ID");
+  const clientSecret = required(env, "SLOTGATE_CLIENT_SECRET");
+  const handOverId = env["HANDOVER_CLIENT_ID"]?.trim() || null;
+  if ((handOverId === null) !== !env["HANDOVER_CLIENT_SECRET"]?.trim())
+    throw new MarketplaceConfigError("HANDOVER_CLIENT_ID and HANDOVER_CLIENT_SECRET are set together or not at all");
   const cuid = required(env, "GAME_CUID");
   if (!CUID.test(cuid)) throw new MarketplaceConfigError("GAME_CUID must be 1-64 letters, digits, '.', '_' or '-'");
   return {
     slotgateUrl,
-    clientId: required(env, "SLOTGATE_CLIENT_ID"),
-    clientSecret: required(env, "SLOTGATE_CLIENT_SECRET"),
+    clientId,
+    clientSecret,
     marketplaceSecret,
     port,
     host,
     publicUrl: (env["PUBLIC_URL"] ?? `http://${host}:${port}`).replace(/\/+$/, ""),
     dataDir: resolve(env["MARKETPLACE_DATA_DIR"] ?? ".marketplace-data"),
     databaseUrl: env["DATABASE_URL"]?.trim() || null,
-    sealKey,
+    handOverClient: handOverId === null ? { clientId, clientSecret } : { clientId: handOverId, clientSecret: env["HANDOVER_CLIENT_SECRET"]!.trim() },
     games: new Map([[cuid, required(env, "GAME_CLIENT_ID")]]),
     webhookToleranceSeconds: integer(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 86_400),
   };

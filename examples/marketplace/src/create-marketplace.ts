@@ -7,7 +7,6 @@ import type { MarketplaceConfig } from "./config.js";
 import { MarketError, sendError } from "./errors.js";
 import { marketRoutes } from "./routes/market-routes.js";
 import { sessionRoutes } from "./routes/session-routes.js";
-import { type SealKeySource, createSealer, loadSealKey } from "./sealing.js";
 import { SessionStore } from "./sessions.js";
 import { SlotgateApi } from "./slotgate-api.js";
 import { migrateMarketplace } from "./storage/migrations.js";
@@ -22,7 +21,7 @@ export const POPUP_REDIRECT_PATH = "/slotgate-callback.html";
 export interface Marketplace {
   app: Express;
   db: Database;
-  /** Development defaults in use (the embedded database, a generated seal key), to warn about at start-up. */
+  /** Development defaults in use (the embedded database), to warn about at start-up. */
   warnings: string[];
   /** Closes the SDK and the database. */
   close(): Promise<void>;
@@ -38,7 +37,7 @@ export interface CreateMarketplaceOptions {
 
 /**
  * Opens the marketplace's database (PGlite in `{dataDir}/db`, or `DATABASE_URL`), applies its
- * migrations, loads the seal key, and builds the Express app: the static pages, the backend-SDK
+ * migrations, and builds the Express app: the static pages, the backend-SDK
  * callback, the webhook receiver and the JSON API.
  *
  * @example
@@ -57,9 +56,6 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     if (!options.db) await db.close();
     throw error;
   }
-  const { key, source } = loadSealKey(config.sealKey, config.dataDir);
-  warnings.push(...sealWarning(source));
-  const sealer = createSealer(key);
 
   const slotgate = new SlotgateBackend({
     authServerUrl: config.slotgateUrl,
@@ -67,7 +63,13 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     clientSecret: config.clientSecret,
     redirectUri: config.publicUrl + CALLBACK_PATH,
   });
-  const api = new SlotgateApi({ slotgateUrl: config.slotgateUrl, marketplaceSecret: config.marketplaceSecret, backend: slotgate });
+  const api = new SlotgateApi({
+    slotgateUrl: config.slotgateUrl,
+    marketplaceSecret: config.marketplaceSecret,
+    backend: slotgate,
+    handOverClient: config.handOverClient,
+  });
+  const walletRedirectUri = config.publicUrl + POPUP_REDIRECT_PATH;
   const sessions = new SessionStore();
 
   const app = express();
@@ -97,7 +99,7 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     res.json({
       slotgateUrl: config.slotgateUrl,
       clientId: config.clientId,
-      redirectUri: config.publicUrl + POPUP_REDIRECT_PATH,
+      redirectUri: walletRedirectUri,
       games: [...config.games.keys()],
     });
   });
@@ -107,8 +109,8 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     next();
   });
   app.use("/api", json({ limit: "16kb" }));
-  app.use("/api", sessionRoutes({ slotgate, sessions, db, api, sealer, games: config.games }));
-  app.use("/api", marketRoutes({ db, api, sealer, sessions, games: config.games }));
+  app.use("/api", sessionRoutes({ slotgate, sessions, db, games: config.games }));
+  app.use("/api", marketRoutes({ db, api, walletRedirectUri, sessions, games: config.games }));
   app.use("/api", (_req, res) => {
     res.status(404).json({ error: "not_found", message: "Unknown marketplace API route." });
   });
@@ -134,9 +136,4 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
       if (!options.db) await db.close();
     },
   };
-}
-
-function sealWarning(source: SealKeySource): string[] {
-  if (source.kind === "env") return [];
-  return [`seal key of the seller credentials ${source.generated ? "generated in" : "read from"} ${source.path} (set MARKETPLACE_SEAL_KEY in production)`];
 }

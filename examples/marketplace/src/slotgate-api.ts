@@ -1,17 +1,9 @@
 // Every call this marketplace makes to the Slotgate HTTP API, in one place (the sign-in itself goes through
 // @slotgate/backend-sdk's getSlotInfo). The slot reads go through the backend SDK (`SlotgateBackend.listSlots` and
-// `slot`); the calls it has no method for (listing_allowed, PIN registration, exchange_token_owner, the chain write
-// lookup) go through the SDK's `SlotgateApi`, typed by the endpoint table.
-import { SlotgateApi as Api, type SlotgateBackend, SlotgateBackendError, isSlotgateBackendError } from "@slotgate/backend-sdk";
-import {
-  type ChainWriteResponse,
-  type ExchangeTokenOwnerRequest,
-  type ExchangeTokenOwnerResponse,
-  PATHS,
-  type PendingWriteResponse,
-  type PinWalletData,
-  type SlotView,
-} from "@slotgate/protocol";
+// `slot`); the calls it has no method for (listing_allowed, the hand-over's wallet-window confirmation) go through the
+// SDK's `SlotgateApi`, typed by the endpoint table.
+import { SlotgateApi as Api, type SlotgateBackend, SlotgateBackendError } from "@slotgate/backend-sdk";
+import { type CreateWalletConfirmationResponse, PATHS, type SlotView, type WalletConfirmationResponse } from "@slotgate/protocol";
 import { MarketError } from "./errors.js";
 
 /** The live answer of `GET /v1/marketplace/listing_allowed` (the fields this marketplace reads). */
@@ -28,6 +20,11 @@ export interface SlotgateApiOptions {
   marketplaceSecret: string;
   /** The backend SDK client of this marketplace: its `listSlots` and `slot` make the slot reads. */
   backend: Pick<SlotgateBackend, "listSlots" | "slot">;
+  /**
+   * The client whose credentials ask for hand-overs (`createWalletConfirmation`): the service lets only the client
+   * that registered a cu_id ask a player to hand over one of its slots (docs/decisions/wallet-window.md, rule 2).
+   */
+  handOverClient: { clientId: string; clientSecret: string };
   /** Per-request time limit. @default 15000 */
   timeoutMs?: number;
   /** `fetch` of the `SlotgateApi` calls made here (not the SDK's slot reads: that one is the backend's own option). @default globalThis.fetch */
@@ -42,7 +39,7 @@ export interface SlotgateApiOptions {
  * @example
  * ```ts
  * const backend = new SlotgateBackend({ authServerUrl, clientId, clientSecret, redirectUri });
- * const api = new SlotgateApi({ slotgateUrl: "http://127.0.0.1:8080", marketplaceSecret, backend });
+ * const api = new SlotgateApi({ slotgateUrl: "http://127.0.0.1:8080", marketplaceSecret, backend, handOverClient: { clientId, clientSecret } });
  * const slots = await api.listSlots({ accessToken, cuid: "slotgate-demo" });
  * ```
  */
@@ -51,12 +48,14 @@ export class SlotgateApi {
   readonly #secret: string;
   readonly #backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   readonly #timeoutMs: number;
+  readonly #handOverClient: { clientId: string; clientSecret: string };
 
   constructor(options: SlotgateApiOptions) {
     this.#api = new Api({ authServerUrl: options.slotgateUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.#secret = options.marketplaceSecret;
     this.#backend = options.backend;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
+    this.#handOverClient = options.handOverClient;
   }
 
   /**
@@ -101,64 +100,44 @@ export class SlotgateApi {
   }
 
   /**
-   * Registers the user's PIN (`POST /v1/pin/register`, the user's bearer token) and answers the wallet
-   * with its key_share_user.
+   * Asks the seller to confirm a slot's hand-over in the Slotgate wallet window (`POST /v1/wallet/confirmations`,
+   * kind `slot_hand_over`, the hand-over client's credentials as HTTP Basic): the confirmation's id and the
+   * window's URL, for the page's `SlotgateWallet.confirmSlotHandOver`.
    *
    * @example
    * ```ts
-   * const { address, key_share_user } = await api.registerPin({ accessToken, userUuid: 7, pinHash, pinSalt });
+   * const { id, window_url } = await api.createHandOver({ sellerUuid: 7, buyerUserId: "8", cuid, metaIdx: 0, redirectUri });
    * ```
    */
-  async registerPin(args: { accessToken: string; userUuid: number; pinHash: string; pinSalt: string }): Promise<PinWalletData> {
-    const answer = await this.#sdk(`POST ${PATHS.pinRegister}`, (signal) =>
-      this.#api.call("pinRegister", { user_uuid: args.userUuid, pin_hash: args.pinHash, pin_salt: args.pinSalt }, { bearer: args.accessToken }, { signal }),
+  async createHandOver(args: {
+    sellerUuid: number;
+    buyerUserId: string;
+    cuid: string;
+    metaIdx: number;
+    redirectUri: string;
+  }): Promise<CreateWalletConfirmationResponse> {
+    const request = { kind: "slot_hand_over" as const, cu_id: args.cuid, to_uuid: args.buyerUserId, meta_idx: args.metaIdx };
+    return this.#sdk(`POST ${PATHS.walletConfirmations}`, (signal) =>
+      this.#api.call("createWalletConfirmation", { user_uuid: args.sellerUuid, redirect_uri: args.redirectUri, request }, this.#handOverClient, {
+        signal,
+        retry: false,
+      }),
     );
-    const wallet = answer.data[0];
-    if (!wallet) throw new MarketError("service_answer_invalid", 502, "The service's PIN registration answered no key share.");
-    return wallet;
   }
 
   /**
-   * Hands a slot over (`POST /idex-platform/exchange_token_owner`, the seller's bearer token): the answer,
-   * or the pending write (202) when the chain write did not land within the service's wait.
+   * A confirmation's state and outcome as the service has it (`GET /v1/wallet/confirmations/{id}`, the hand-over
+   * client's credentials): the only source the marketplace settles a sale from, never the page's message.
    *
    * @example
    * ```ts
-   * const answer = await api.exchangeTokenOwner({ accessToken, request, idempotencyKey: `sale-${sale.id}-${state}` });
+   * const { status, tx_hash, error } = await api.confirmation(sale.confirmation_id);
    * ```
    */
-  async exchangeTokenOwner(args: {
-    accessToken: string;
-    request: ExchangeTokenOwnerRequest;
-    idempotencyKey: string;
-  }): Promise<ExchangeTokenOwnerResponse | PendingWriteResponse> {
-    try {
-      // Sent once and not followed: a pending sale is the marketplace's to look up (sales.ts keeps its write id).
-      return await this.#sdk(`POST ${PATHS.exchangeTokenOwner}`, (signal) =>
-        this.#api.call(
-          "exchangeTokenOwner",
-          args.request,
-          { bearer: args.accessToken },
-          { idempotencyKey: args.idempotencyKey, signal, retry: false, pendingTimeoutMs: 0 },
-        ),
-      );
-    } catch (error) {
-      if (isSlotgateBackendError(error, "write_pending") && error.writeId !== undefined) return { success: true, status: "pending", write_id: error.writeId };
-      throw error;
-    }
-  }
-
-  /**
-   * A chain write's state (`GET /v1/chain/writes/:write_id`, the bearer token of the user who asked for it).
-   *
-   * @example
-   * ```ts
-   * const write = await api.chainWrite({ accessToken, writeId });
-   * if (write.status === "confirmed") console.log(write.result);
-   * ```
-   */
-  async chainWrite(args: { accessToken: string; writeId: string }): Promise<ChainWriteResponse> {
-    return this.#sdk(`GET ${PATHS.chainWrite}`, (signal) => this.#api.call("chainWrite", { write_id: args.writeId }, { bearer: args.accessToken }, { signal }));
+  async confirmation(id: string): Promise<WalletConfirmationResponse> {
+    return this.#sdk(`GET ${PATHS.walletConfirmation}`, (signal) =>
+      this.#api.call("getWalletConfirmation", { confirmation_id: id }, this.#handOverClient, { signal }),
+    );
   }
 
   /**

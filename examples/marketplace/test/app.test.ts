@@ -11,8 +11,8 @@ describe("loadMarketplaceConfig", () => {
       new MarketplaceConfigError("MARKETPLACE_SECRET is required (run the marketplace with `npm start` at the repository root, which sets it)"),
     );
     expect(() => loadMarketplaceConfig({ ...base, MARKETPLACE_SECRET: "short" })).toThrow(/MARKETPLACE_SECRET must be at least 32 characters/);
-    expect(() => loadMarketplaceConfig({ ...base, MARKETPLACE_SEAL_KEY: "zz-secret" })).toThrow(
-      /^MARKETPLACE_SEAL_KEY must be 64 hex characters \(32 bytes\)$/,
+    expect(() => loadMarketplaceConfig({ ...base, HANDOVER_CLIENT_ID: "sg_game" })).toThrow(
+      /^HANDOVER_CLIENT_ID and HANDOVER_CLIENT_SECRET are set together or not at all$/,
     );
     expect(() => loadMarketplaceConfig({ ...base, GAME_CLIENT_ID: undefined })).toThrow(/GAME_CLIENT_ID is required/);
   });
@@ -26,8 +26,12 @@ describe("loadMarketplaceConfig", () => {
       publicUrl: "http://127.0.0.1:3100",
       dataDir: resolve(".marketplace-data"),
       databaseUrl: null,
-      sealKey: null,
+      handOverClient: { clientId: "sg_m", clientSecret: "s" },
       webhookToleranceSeconds: 300,
+    });
+    expect(loadMarketplaceConfig({ ...base, HANDOVER_CLIENT_ID: "sg_game", HANDOVER_CLIENT_SECRET: "g" }).handOverClient).toEqual({
+      clientId: "sg_game",
+      clientSecret: "g",
     });
     expect([...config.games]).toEqual([["slotgate-demo", "sg_game"]]);
   });
@@ -50,11 +54,9 @@ describe("the marketplace app", () => {
       "whoami",
       "message",
       "pin-section",
-      "new-pin",
       "pin-register",
       "my-slots",
       "listings",
-      "pin",
       "sale-result",
       "sale-owner",
       "sale-tr-cnt",
@@ -62,7 +64,9 @@ describe("the marketplace app", () => {
       expect(html).toContain(`id="${id}"`);
     const app = await fetch(`${market.origin}/app.js`);
     expect(app.headers.get("content-type")).toMatch(/javascript/);
-    expect(await app.text()).toContain("slotgate_"); // the client SDK, inlined
+    const script = await app.text();
+    expect(script).toContain("slotgate_"); // the client SDK, inlined
+    expect(script).toContain("slotgate_wallet"); // with its wallet window
     expect(await (await fetch(`${market.origin}/slotgate-callback.html`)).text()).toContain("/callback.js");
   });
 
@@ -86,6 +90,6 @@ describe("the marketplace app", () => {
     const bad = await post("/api/session", { headers: { "content-type": "application/json" }, body: "{not json" });
     expect(bad.status).toBe(400);
     expect((await fetch(`${market.origin}/api/nope`)).status).toBe(404);
-    expect(await (await fetch(`${market.origin}/api/session`)).json()).toEqual({ user: null, pin_registered: false, pin_salt: null, game_status: {} });
+    expect(await (await fetch(`${market.origin}/api/session`)).json()).toEqual({ user: null, game_status: {} });
   });
 });

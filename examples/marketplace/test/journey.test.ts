@@ -4,21 +4,31 @@
  * cuid and buys and spends content tokens for its players), and the marketplace with its own client.
  *
  * Sign-in through the marketplace's own callback (getSlotInfo); the service's real signed login-status webhooks; the real
- * `GET /v1/marketplace/listing_allowed`; the seller's PIN registered through the marketplace; the hand-over as
- * `exchange_token_owner` on the real chain, refused with 409 logout_required while the seller plays (the listing lock);
- * the new owner and tr_cnt read back from the chain; the buyer's next login to the game names the bought slot.
+ * `GET /v1/marketplace/listing_allowed`; in real Chromium, the seller's PIN set up in the Slotgate wallet window from the
+ * marketplace's page (`SlotgateWallet.setUpPin`) and the hand-over confirmed there (`confirmSlotHandOver`, a
+ * `slot_hand_over` confirmation the marketplace created with the game's client), refused logout_required while the
+ * seller plays (the listing lock); the sale settled from the service's record of the confirmation, the new owner and
+ * tr_cnt read back from the chain; the buyer's next login to the game names the bought slot. Afterwards neither the
+ * marketplace's tables nor its pages hold a PIN hash, a key share or the backup words.
+ *
+ * Screenshots of the wallet-window steps go to test-results/screenshots, or to docs/images with
+ * SLOTGATE_UPDATE_SCREENSHOTS=1 (the guide docs/guides/wallet-window.md shows them).
  */
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { ContentTokenClient, type SpendKey } from "@slotgate/backend-sdk";
 import { signWebhook } from "@slotgate/server";
-import { type ReferenceServer, freeLoopbackPort, signInPlayer, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";
 import type { SlotView } from "@slotgate/protocol";
+import { type ReferenceServer, chromiumLaunchOptions, freeLoopbackPort, signInPlayer, signUpPlayer, startReferenceServer } from "@slotgate/server/testing";
+import { type Browser, type BrowserContext, type Page, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SELLER_PLAYING } from "../src/listing/hand-over.js";
 import { PLAYING_MESSAGE } from "../src/listing/list-slot.js";
 import { type BrowserSession, browserSession } from "./support/browser-session.js";
 import { GAME_CALLBACK_PATH, type GameBackend, startGameBackend } from "./support/game-backend.js";
 import { MARKETPLACE_SECRET, type RunningMarketplace, startMarketplace } from "./support/marketplace.js";
+import { serviceSignIn } from "./support/service-sign-in.js";
 
 const CUID = "test-game";
 const PASSWORD = "player-password-123";
@@ -33,6 +43,16 @@ let loopback = "";
 /** The seller's slot (opened at the seller's first login to the game), as the chain showed it before the sale. */
 let beforeSale: SlotView;
 const players: Record<"seller" | "buyer", { email: string; id: string; gameJwt: string; browser: BrowserSession }> = {} as never;
+/** The seller's real Chromium: the marketplace's session and the service's browser sessions of both clients. */
+let chromiumBrowser: Browser;
+let sellerContext: BrowserContext;
+let sellerPage: Page;
+const PIN = "424242";
+
+const repo = join(import.meta.dirname, "../../..");
+const shots = process.env["SLOTGATE_UPDATE_SCREENSHOTS"] === "1" ? join(repo, "docs/images") : join(import.meta.dirname, "../test-results/screenshots");
+mkdirSync(shots, { recursive: true });
+const shot = (page: Page, name: string) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(service.url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
@@ -60,8 +80,8 @@ const statusRow = (user: string) =>
 const listingState = (id: string) => market.db.query<{ state: string }>("SELECT state FROM mk_listings WHERE id = $1", [id]).then((r) => r[0]?.state);
 const attemptState = (listingId: string) =>
   market.db
-    .query<{ exchange_state: string | null }>("SELECT exchange_state FROM mk_sales WHERE listing_id = $1 ORDER BY id DESC LIMIT 1", [listingId])
-    .then((r) => r[0]?.exchange_state ?? null);
+    .query<{ confirmation_id: string | null }>("SELECT confirmation_id FROM mk_sales WHERE listing_id = $1 ORDER BY id DESC LIMIT 1", [listingId])
+    .then((r) => r[0]?.confirmation_id ?? null);
 const chainSlot = async (metaIdx = 0) => (await game.slotgate.slot(CUID, metaIdx)).slot;
 
 /** The player logs in to (or out of) the game at the service (the game's JWT), and the marketplace's webhook view follows. */
@@ -119,7 +139,13 @@ beforeAll(async () => {
   loopback = `http://127.0.0.1:${await freeLoopbackPort()}/callback`;
   const dev = await post("/v1/dev-user/signup", { email: `dev-${randomBytes(4).toString("hex")}@example.test`, password: "dev-password-123" });
   // The game: its own client (a blockchain client that registers the cuid) and its own backend.
-  const gameClient = await registerClient(String(dev.body["token"]), "The game", [`http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`, loopback]);
+  // The marketplace's popup page is registered for the game's client too: only the client that registered the cuid may
+  // ask a player to hand a slot over in the wallet window, and the window answers at a registered redirect URI.
+  const gameClient = await registerClient(String(dev.body["token"]), "The game", [
+    `http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`,
+    loopback,
+    `${marketOrigin}/slotgate-callback.html`,
+  ]);
   gameClientId = gameClient.client_id;
   tokens = new ContentTokenClient({ authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
   const provider = await tokens.registerProvider({ cuid: CUID, release_per: 20, owner_addr: PROVIDER_OWNER });
@@ -139,6 +165,8 @@ beforeAll(async () => {
       SLOTGATE_CLIENT_SECRET: marketClient.client_secret,
       GAME_CLIENT_ID: gameClient.client_id,
       GAME_CUID: CUID,
+      HANDOVER_CLIENT_ID: gameClient.client_id,
+      HANDOVER_CLIENT_SECRET: gameClient.client_secret,
     },
   });
 
@@ -150,6 +178,21 @@ beforeAll(async () => {
   expect(sellerInfo).toMatchObject({ tr_cnt: 0, content_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
   // The buyer only ever signed up at the marketplace: a wallet, no slot of the game.
   const buyerEmail = `buyer-${randomBytes(4).toString("hex")}@example.test`;
+  // The seller signs in to the marketplace (and to the game's client, whose confirmation the hand-over window shows) in
+  // their own browser: the service's browser sessions of both clients are what the wallet window reads.
+  const popupPage = `${marketOrigin}/slotgate-callback.html`;
+  const sellerAtMarket = await serviceSignIn(service.url, service.dataDir, {
+    client_id: marketClient.client_id,
+    redirect_uri: popupPage,
+    email: sellerEmail,
+    password: PASSWORD,
+  });
+  const sellerAtGame = await serviceSignIn(service.url, service.dataDir, {
+    client_id: gameClient.client_id,
+    redirect_uri: popupPage,
+    email: sellerEmail,
+    password: PASSWORD,
+  });
   const marketJwts = {
     seller: await signInPlayer(service.url, service.dataDir, {
       client_id: marketClient.client_id,
@@ -172,6 +215,15 @@ beforeAll(async () => {
   }
   expect(players.seller.id).toBe(sellerInfo.id);
   players.seller.gameJwt = sellerGameJwt;
+  chromiumBrowser = await chromium.launch(chromiumLaunchOptions());
+  sellerContext = await chromiumBrowser.newContext({ viewport: { width: 1100, height: 800 } });
+  const marketCookie = players.seller.browser.cookie();
+  const at = marketCookie.indexOf("=");
+  await sellerContext.addCookies([
+    { name: marketCookie.slice(0, at), value: marketCookie.slice(at + 1), url: market.origin },
+    ...[...sellerAtMarket, ...sellerAtGame].map((c) => ({ ...c, url: service.url })),
+  ]);
+  sellerPage = await sellerContext.newPage();
 
   // The game sells the seller content tokens and the seller spends some, so the slot's figures are not zero.
   const fund = await post(
@@ -192,6 +244,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
+  await chromiumBrowser?.close();
   await market?.stop();
   await game?.close();
   await service?.close();
@@ -256,13 +309,40 @@ describe("listing a slot", () => {
   });
 });
 
-describe("selling a slot on the chain", () => {
-  const pinSalt = randomBytes(32).toString("hex");
-  const pinHash = createHash("sha256").update(`424242${pinSalt}`).digest("hex");
-  const confirm = (who: "seller" | "buyer") => players[who].browser.call("POST", `/api/listings/${listingId}/confirm`, { pin_hash: pinHash });
+describe("selling a slot on the chain, confirmed in the Slotgate wallet window", () => {
   let listingId = "";
-  let sellerWallet = "";
-  let refusedState: string | null = null;
+  let refusedConfirmation: string | null = null;
+  let words = "";
+  const start = (who: "seller" | "buyer") => players[who].browser.call("POST", `/api/listings/${listingId}/hand-over`);
+  const finish = (who: "seller" | "buyer") => players[who].browser.call("POST", `/api/listings/${listingId}/hand-over/finish`);
+
+  /** The marketplace's page in the seller's Chromium, loaded and ready. */
+  async function marketPage(): Promise<Page> {
+    await sellerPage.goto(market.origin);
+    await sellerPage.waitForSelector("body[data-ready='true']");
+    return sellerPage;
+  }
+  /** Clicks a button of the page that opens the wallet window; answers the window, loaded. */
+  async function openWindow(page: Page, button: string): Promise<Page> {
+    const popup = page.waitForEvent("popup");
+    await page.click(button);
+    const window = await popup;
+    await window.waitForLoadState();
+    return window;
+  }
+  /** The page's message once it changed (each action numbers its message). */
+  async function nextMessage(page: Page, after: string | undefined): Promise<{ kind: string; text: string }> {
+    await page.waitForFunction((seq) => document.querySelector("#message")?.getAttribute("data-seq") !== seq, after ?? null, { timeout: 60_000 });
+    return page.$eval("#message", (m) => ({ kind: m.getAttribute("data-kind") ?? "", text: m.textContent ?? "" }));
+  }
+  /** Waits until the window shows `selector` or an error (answered, so a refusal fails the test with its text). */
+  async function windowShows(window: Page, selector: string): Promise<string> {
+    await window.waitForFunction((s) => document.querySelector(s) !== null || (document.querySelector("#error")?.textContent ?? "") !== "", selector, {
+      timeout: 60_000,
+    });
+    return (await window.$("#error")) ? ((await window.textContent("#error")) ?? "") : "";
+  }
+  const messageSeq = (page: Page) => page.$eval("#message", (m) => m.getAttribute("data-seq") ?? undefined);
 
   it("the buyer commits: the listing is reserved for them (not for its own seller)", async () => {
     const { body } = await players.buyer.browser.call("GET", "/api/listings");
@@ -272,44 +352,119 @@ describe("selling a slot on the chain", () => {
     expect(bought).toMatchObject({ status: 200, body: { listing: { state: "reserved", buyer_user_id: players.buyer.id }, sale: { state: "reserved" } } });
   });
 
-  it("the seller registers the PIN through the marketplace (the service's POST /v1/pin/register); the wallet is the slot's owner on chain", async () => {
-    expect(await confirm("seller")).toMatchObject({ status: 409, body: { error: "pin_not_registered" } });
-    const res = await players.seller.browser.call("POST", "/api/pin/register", { pin_hash: pinHash, pin_salt: pinSalt });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body).toMatchObject({ pin_registered: true });
-    sellerWallet = String(res.body["wallet_address"]);
-    expect(sellerWallet.toLowerCase()).toBe(beforeSale.owner.toLowerCase());
-    const [row] = await market.db.query<{ sealed_key_share: string }>("SELECT sealed_key_share FROM mk_seller_credentials WHERE user_id = $1", [
-      players.seller.id,
-    ]);
-    expect(row!.sealed_key_share).not.toMatch(/^[0-9a-f]{64}$/);
-    expect((await players.seller.browser.call("GET", "/api/session")).body).toMatchObject({ pin_registered: true, pin_salt: pinSalt });
+  it("the seller sets the PIN up in the Slotgate window from the marketplace's page; the words are shown there, once, and never reach the page", async () => {
+    const page = await marketPage();
+    await shot(page, "wallet-window-marketplace");
+    const before = await messageSeq(page);
+    const window = await openWindow(page, "#pin-register");
+    expect(new URL(window.url()).origin).toBe(service.url);
+    expect(new URL(window.url()).pathname).toBe("/wallet/pin-setup");
+    await window.fill("#pin", PIN);
+    await window.fill("#pin-again", PIN);
+    await shot(window, "wallet-window-pin-setup");
+    await window.click("#approve");
+    expect(await windowShows(window, "#words-section:not(.hidden)")).toBe("");
+    words = (await window.textContent("#words")) ?? "";
+    expect(words.trim().split(/\s+/)).toHaveLength(12);
+    await shot(window, "wallet-window-words");
+    const closed = window.waitForEvent("close");
+    await window.click("#words-done");
+    await closed;
+    const message = await nextMessage(page, before);
+    expect(message.kind, message.text).toBe("ok");
+    expect(message.text).toMatch(/^PIN set up in the Slotgate window/);
+    expect(await page.content()).not.toContain(words.trim().split(/\s+/).slice(0, 3).join(" "));
   });
 
-  it("a confirm while the seller is logged in to the game again: the service's 409 logout_required, the sale waits and nothing moved", async () => {
+  it("the marketplace never settles from the page: a started hand-over the seller has not confirmed leaves the sale reserved", async () => {
+    expect(await finish("seller")).toMatchObject({ status: 409, body: { error: "hand_over_not_started" } });
+    expect(await start("buyer")).toMatchObject({ status: 403, body: { error: "not_your_listing" } });
+    const started = await start("seller");
+    expect(started.status, JSON.stringify(started.body)).toBe(200);
+    expect(started.body).toEqual({
+      id: expect.stringMatching(/^[\w-]{22,64}$/),
+      kind: "slot_hand_over",
+      window_url: `${service.url}/wallet/confirm/${String(started.body["id"])}`,
+    });
+    expect(await attemptState(listingId)).toBe(started.body["id"]);
+    expect(await finish("seller")).toMatchObject({ status: 200, body: { sale: { state: "reserved" }, slot: null } });
+    expect(await listingState(listingId)).toBe("reserved");
+  });
+
+  it("a hand-over confirmed while the seller is logged in to the game again: the service refuses logout_required, the sale waits and nothing moved", async () => {
     await setGameStatus("seller", "login");
-    expect(await confirm("seller")).toEqual({ status: 409, body: { error: "seller_playing", service_error: "logout_required", message: SELLER_PLAYING } });
+    const page = await marketPage();
+    const before = await messageSeq(page);
+    const window = await openWindow(page, `#confirm-${listingId}`);
+    expect(await window.textContent("#wallet-what")).toBeTruthy();
+    await window.fill("#pin", PIN);
+    // The service refuses (the listing lock) and closes the confirmation failed: the window shows its result and closes.
+    const closed = window.waitForEvent("close", { timeout: 60_000 });
+    await window.click("#approve");
+    await closed;
+    const message = await nextMessage(page, before);
+    expect(message).toEqual({ kind: "error", text: SELLER_PLAYING });
     expect(await listingState(listingId)).toBe("reserved");
     expect(await chainSlot()).toEqual(beforeSale);
-    refusedState = await attemptState(listingId);
-    expect(refusedState).toMatch(/^[0-9a-f]{48}$/);
+    refusedConfirmation = await attemptState(listingId);
+    expect(refusedConfirmation).toMatch(/^[\w-]{22,64}$/);
   });
 
-  it("after logout only the seller confirms; the slot moves on chain and the marketplace shows the new owner and tr_cnt read from the chain", async () => {
+  it("after logout the seller confirms in the window; the slot moves on chain and the marketplace shows the new owner and tr_cnt read from the chain", async () => {
     await setGameStatus("seller", "logout");
-    expect(await confirm("buyer")).toMatchObject({ status: 403, body: { error: "not_your_listing" } });
-    const res = await confirm("seller");
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const page = await marketPage();
+    const before = await messageSeq(page);
+    const window = await openWindow(page, `#confirm-${listingId}`);
+    await window.fill("#pin", PIN);
+    await shot(window, "wallet-window-hand-over");
+    const closed = window.waitForEvent("close", { timeout: 60_000 });
+    await window.click("#approve");
+    await closed;
+    const message = await nextMessage(page, before);
+    expect(message, message.text).toEqual({ kind: "ok", text: `Sold: slot 0 of ${CUID} now belongs to user ${players.buyer.id}.` });
+    await shot(page, "wallet-window-sold");
     const onChain = await chainSlot();
     expect(onChain).toMatchObject({ slot: beforeSale.slot, owner_user_id: players.buyer.id, tr_cnt: 1, state: "active", registered: true });
-    expect(onChain.owner.toLowerCase()).not.toBe(sellerWallet.toLowerCase());
-    expect(res.body).toMatchObject({
+    expect(onChain.owner.toLowerCase()).not.toBe(beforeSale.owner.toLowerCase());
+    const { body } = await players.seller.browser.call("GET", "/api/listings");
+    const sold = (body["listings"] as Array<{ id: string; state: string; sale: Record<string, unknown> }>).find((l) => l.id === listingId)!;
+    expect(sold).toMatchObject({
+      state: "sold",
       sale: { state: "sold", new_owner: onChain.owner, tr_cnt: 1, tx_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) },
-      slot: onChain,
     });
-    expect(await listingState(listingId)).toBe("sold");
-    expect(await attemptState(listingId), "a fresh exchange state per attempt").not.toBe(refusedState);
-    expect(await confirm("seller")).toMatchObject({ status: 409, body: { error: "not_reserved" } });
+    expect(await page.textContent("#sale-tr-cnt")).toBe("1");
+    expect(await attemptState(listingId), "a fresh confirmation per attempt").not.toBe(refusedConfirmation);
+    expect(await start("seller")).toMatchObject({ status: 409, body: { error: "not_reserved" } });
+  });
+
+  it("afterwards no marketplace table and no page holds a PIN hash, a key share or the backup words", async () => {
+    const columns = await market.db.query<{ table_name: string; column_name: string }>(
+      "SELECT table_name, column_name FROM information_schema.columns WHERE table_name LIKE 'mk\\_%' ORDER BY table_name, column_name",
+    );
+    expect(new Set(columns.map((c) => c.table_name))).toEqual(
+      new Set(["mk_schema_migrations", "mk_webhook_events", "mk_seller_status", "mk_listings", "mk_sales"]),
+    );
+    for (const { column_name } of columns) expect(column_name).not.toMatch(/pin|key_share|mnemonic|words|seal/);
+    const phrase = words.trim();
+    for (const table of new Set(columns.map((c) => c.table_name))) {
+      for (const row of await market.db.query<Record<string, unknown>>(`SELECT * FROM ${table}`)) {
+        for (const value of Object.values(row)) {
+          const text = value instanceof Date ? value.toISOString() : String(value);
+          expect(text, `${table}: a value that looks like a key share`).not.toMatch(/^[0-9a-f]{64}$/);
+          expect(text, `${table}: a 12-word phrase`).not.toMatch(/^[a-z]+( [a-z]+){11}$/);
+          expect(text).not.toContain(phrase);
+        }
+      }
+    }
+    const pages = ["/", "/app.js", "/slotgate-callback.html", "/callback.js", "/api/session", "/api/slots", "/api/listings", "/api/config"];
+    for (const path of pages) {
+      const res = await fetch(market.origin + path, { headers: { cookie: players.seller.browser.cookie() } });
+      expect(res.status, path).toBe(200);
+      const text = await res.text();
+      for (const secret of ["pin_hash", "pin_salt", "key_share", "mnemonic", phrase]) expect(text, `${path} names ${secret}`).not.toContain(secret);
+    }
+    const dom = await (await marketPage()).content();
+    for (const secret of ["pin_hash", "pin_salt", "key_share", "mnemonic", phrase]) expect(dom).not.toContain(secret);
   });
 
   it("the sale keeps the slot's balance and used_balances; the slot is the buyer's now, no longer the seller's", async () => {

@@ -50,6 +50,11 @@ afterEach(async () => {
   await Promise.all(backends.splice(0).map((b) => b.shutdown()));
 });
 
+/** The client that registered the traded cu_id: only it may ask for a slot's hand-over. */
+const GAME = { clientId: "sg_game", clientSecret: "game-secret" };
+const GAME_BASIC = `Basic ${Buffer.from("sg_game:game-secret").toString("base64")}`;
+const CONFIRMATION_ID = "c".repeat(43);
+
 function apiWith(answers: Array<{ status: number; body: unknown } | Error>) {
   const { sent, fetch } = recordingFetch(answers);
   const backend = new SlotgateBackend({
@@ -60,7 +65,7 @@ function apiWith(answers: Array<{ status: number; body: unknown } | Error>) {
     fetch,
   });
   backends.push(backend);
-  return { sent, api: new SlotgateApi({ slotgateUrl: `${BASE}/`, marketplaceSecret: SECRET, backend, fetch }) };
+  return { sent, api: new SlotgateApi({ slotgateUrl: `${BASE}/`, marketplaceSecret: SECRET, backend, fetch, handOverClient: GAME }) };
 }
 
 async function failure(promise: Promise<unknown>): Promise<MarketError> {
@@ -122,49 +127,46 @@ describe("the calls the SDK has no method for", () => {
     });
   });
 
-  it("registerPin sends the user's uuid, hash and salt; an answer without a key share is service_answer_invalid", async () => {
-    const wallet = { address: "0x3333333333333333333333333333333333333333", mnemonic: "00", key_share_user: "ab".repeat(32) };
-    const { api, sent } = apiWith([
-      { status: 200, body: { success: true, data: [wallet] } },
-      { status: 200, body: { success: true, data: [] } },
-    ]);
-    const args = { accessToken: "user-token", userUuid: 7, pinHash: "1".repeat(64), pinSalt: "2".repeat(64) };
-    expect(await api.registerPin(args)).toEqual(wallet);
+  it("createHandOver asks for a slot_hand_over with the hand-over client's credentials and answers the window's URL", async () => {
+    const created = {
+      success: true,
+      id: CONFIRMATION_ID,
+      kind: "slot_hand_over",
+      status: "pending",
+      expires_at: 1_900_000_000,
+      window_url: `${BASE}/wallet/confirm/${CONFIRMATION_ID}`,
+    };
+    const { api, sent } = apiWith([{ status: 201, body: created }]);
+    const redirectUri = "http://127.0.0.1:3100/slotgate-callback.html";
+    expect(await api.createHandOver({ sellerUuid: 7, buyerUserId: "8", cuid: "test-game", metaIdx: 2, redirectUri })).toEqual(created);
     expect(sent[0]).toMatchObject({
       method: "POST",
-      url: `${BASE}${PATHS.pinRegister}`,
-      headers: { authorization: "Bearer user-token" },
-      body: { user_uuid: 7, pin_hash: "1".repeat(64), pin_salt: "2".repeat(64) },
+      url: `${BASE}${PATHS.walletConfirmations}`,
+      headers: { authorization: GAME_BASIC },
+      body: { user_uuid: 7, redirect_uri: redirectUri, request: { kind: "slot_hand_over", cu_id: "test-game", to_uuid: "8", meta_idx: 2 } },
     });
-    expect((await failure(api.registerPin(args))).code).toBe("service_answer_invalid");
   });
 
-  it("exchangeTokenOwner sends the Idempotency-Key and passes a 409 logout_required on with the service's code", async () => {
-    const { api, sent } = apiWith([
-      { status: 409, body: { success: false, error: "logout_required", message: "The seller is logged in at the slot's game." } },
-    ]);
-    const request = {
-      state: "s".repeat(24),
-      cu_id: "test-game",
-      from_uuid: "7",
-      to_uuid: "8",
-      meta_idx: 2,
-      pin_hash: "1".repeat(64),
-      pin_salt: "2".repeat(64),
-      key_share_user: "3".repeat(64),
+  it("createHandOver passes a 403 cuid_not_owned on with the service's code", async () => {
+    const { api } = apiWith([{ status: 403, body: { success: false, error: "cuid_not_owned", message: "Another client registered this cuid." } }]);
+    const refused = await failure(
+      api.createHandOver({ sellerUuid: 7, buyerUserId: "8", cuid: "test-game", metaIdx: 0, redirectUri: "http://127.0.0.1:3100/x" }),
+    );
+    expect([refused.code, refused.status, refused.serviceError]).toEqual(["cuid_not_owned", 403, "cuid_not_owned"]);
+  });
+
+  it("confirmation reads the outcome with the hand-over client's credentials", async () => {
+    const outcome = {
+      success: true,
+      id: CONFIRMATION_ID,
+      kind: "slot_hand_over",
+      status: "failed",
+      tx_hash: null,
+      write_id: null,
+      error: { code: "logout_required", message: "The seller plays." },
     };
-    const refused = await failure(api.exchangeTokenOwner({ accessToken: "seller-token", request, idempotencyKey: "marketplace-sale-1-abc" }));
-    expect([refused.code, refused.status, refused.serviceError, refused.message]).toEqual([
-      "logout_required",
-      409,
-      "logout_required",
-      "The seller is logged in at the slot's game.",
-    ]);
-    expect(sent[0]).toMatchObject({
-      method: "POST",
-      url: `${BASE}${PATHS.exchangeTokenOwner}`,
-      headers: { authorization: "Bearer seller-token", "idempotency-key": "marketplace-sale-1-abc" },
-      body: request,
-    });
+    const { api, sent } = apiWith([{ status: 200, body: outcome }]);
+    expect(await api.confirmation(CONFIRMATION_ID)).toEqual(outcome);
+    expect(sent[0]).toMatchObject({ method: "GET", url: `${BASE}/v1/wallet/confirmations/${CONFIRMATION_ID}`, headers: { authorization: GAME_BASIC } });
   });
 });

@@ -1,12 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import type { LoginStatusWebhookEvent } from "@slotgate/protocol";
-import { type Database, appliedVersions, openDatabase } from "@slotgate/storage";
+import { type Database, appliedVersions, migrate, openDatabase } from "@slotgate/storage";
 import { afterAll, describe, expect, it } from "vitest";
-import { createSealer, loadSealKey } from "../src/sealing.js";
-import { loadCredentials, pinSaltOf, saveCredentials } from "../src/storage/credentials.js";
 import { createListing } from "../src/storage/listings.js";
 import { MARKETPLACE_MIGRATIONS, migrateMarketplace } from "../src/storage/migrations.js";
 import { reserveListing, settleSale } from "../src/storage/sales.js";
@@ -46,9 +42,9 @@ for (const kind of KINDS) {
   describe(`marketplace tables (${kind})`, () => {
     it("migrations apply once, and again find nothing to do", async () => {
       const db = await fresh(kind);
-      expect(await migrateMarketplace(db)).toEqual([1]);
+      expect(await migrateMarketplace(db)).toEqual([1, 2]);
       expect(await migrateMarketplace(db)).toEqual([]);
-      expect(await appliedVersions(db, MARKETPLACE_MIGRATIONS)).toEqual([1]);
+      expect(await appliedVersions(db, MARKETPLACE_MIGRATIONS)).toEqual([1, 2]);
     });
 
     it("a slot has at most one live listing; a withdrawn or sold one does not count", async () => {
@@ -106,50 +102,18 @@ for (const kind of KINDS) {
   });
 }
 
-describe("sealed seller credentials", () => {
-  it("store key_share_user sealed (AES-256-GCM) and open it only for its own user", async () => {
+describe("migration 2: the wallet window holds the PIN and the key share", () => {
+  it("drops mk_seller_credentials (with its rows) and keeps a sale's state as its confirmation id", async () => {
     const db = await fresh("pglite");
-    await migrateMarketplace(db);
-    const sealer = createSealer(randomBytes(32));
-    const share = randomBytes(32).toString("hex");
-    await saveCredentials(db, sealer, "7", { walletAddress: "0xabc", pinSalt: "ab".repeat(32), keyShareUser: share });
-    const [row] = await db.query<{ sealed_key_share: string }>("SELECT sealed_key_share FROM mk_seller_credentials");
-    expect(row!.sealed_key_share).toMatch(/^v1\./);
-    expect(row!.sealed_key_share).not.toContain(share);
-    expect(await loadCredentials(db, sealer, "7")).toEqual({ walletAddress: "0xabc", pinSalt: "ab".repeat(32), keyShareUser: share });
-    expect(await pinSaltOf(db, "7")).toBe("ab".repeat(32));
-    expect(await loadCredentials(db, sealer, "8")).toBeNull();
-    // Copied onto another user's row, it does not open; nor under another key.
-    await db.query("INSERT INTO mk_seller_credentials (user_id, wallet_address, pin_salt, sealed_key_share) VALUES ('8', '0xdef', $1, $2)", [
-      "cd".repeat(32),
-      row!.sealed_key_share,
+    await migrate(db, { ...MARKETPLACE_MIGRATIONS, migrations: MARKETPLACE_MIGRATIONS.migrations.filter((m) => m.version === 1) });
+    await db.query("INSERT INTO mk_seller_credentials (user_id, wallet_address, pin_salt, sealed_key_share) VALUES ('7', '0xabc', $1, 'v1.x.y.z')", [
+      "ab".repeat(32),
     ]);
-    await expect(loadCredentials(db, sealer, "8")).rejects.toThrow();
-    await expect(loadCredentials(db, createSealer(randomBytes(32)), "7")).rejects.toThrow();
-  });
-
-  it("refuses a changed box", () => {
-    const sealer = createSealer(randomBytes(32));
-    const box = sealer.seal("secret share", "7");
-    const [v, iv, tag, ct] = box.split(".");
-    const flipped = Buffer.from(ct!, "base64url");
-    flipped[0]! ^= 1;
-    expect(() => sealer.open([v, iv, tag, flipped.toString("base64url")].join("."), "7")).toThrow();
-    expect(sealer.open(box, "7")).toBe("secret share");
-  });
-
-  it("generates the key file once with mode 0600, reads it back, and prefers MARKETPLACE_SEAL_KEY", () => {
-    const dir = mkdtempSync(join(tmpdir(), "marketplace-seal-"));
-    dirs.push(dir);
-    const first = loadSealKey(null, dir);
-    expect(first.source).toEqual({ kind: "file", path: join(dir, "seal.key"), generated: true });
-    expect(statSync(join(dir, "seal.key")).mode & 0o777).toBe(0o600);
-    const again = loadSealKey(null, dir);
-    expect(again.source).toMatchObject({ generated: false });
-    expect(again.key.equals(first.key)).toBe(true);
-    const env = "0f".repeat(32);
-    expect(loadSealKey(env, dir)).toEqual({ key: Buffer.from(env, "hex"), source: { kind: "env" } });
-    writeFileSync(join(dir, "seal.key"), "not hex\n");
-    expect(() => loadSealKey(null, dir)).toThrow(/is not 64 hex characters/);
+    const created = await createListing(db, { cuid: "g", metaIdx: 0, seller: "7", clientId: "sg_game", price: "5" });
+    if (!("listing" in created)) throw new Error("not listed");
+    await db.query("INSERT INTO mk_sales (listing_id, buyer_user_id, state, exchange_state) VALUES ($1, '8', 'reserved', 'old-state')", [created.listing.id]);
+    expect(await migrateMarketplace(db)).toEqual([2]);
+    expect(await db.query("SELECT table_name FROM information_schema.tables WHERE table_name = 'mk_seller_credentials'")).toEqual([]);
+    expect(await db.query("SELECT confirmation_id FROM mk_sales")).toEqual([{ confirmation_id: "old-state" }]);
   });
 });

@@ -5,6 +5,7 @@ import express, { type Express } from "express";
 import type { DemoConfig } from "./config.js";
 import { sessionRoutes } from "./routes/session-routes.js";
 import { slotRoutes } from "./routes/slot-routes.js";
+import { walletRoutes } from "./routes/wallet-routes.js";
 import { tokenRoutes } from "./routes/token-routes.js";
 import { SessionStore } from "./sessions.js";
 
@@ -68,6 +69,7 @@ export function createDemoApp(config: DemoConfig): DemoApp {
     });
   });
   app.use("/api/tokens", tokenRoutes(config, tokens, sessions));
+  app.use("/api/wallet", walletRoutes(config, config.publicUrl + POPUP_REDIRECT_PATH, sessions));
   app.use("/api/slots", slotRoutes(config, slotgate, sessions));
   app.use("/api", sessionRoutes(slotgate, sessions));
   app.use("/api", (_req, res) => {

@@ -194,6 +194,11 @@ interface Account {
 /** Opens a Slotgate popup by clicking `button` on `target` and signs in (or up, with the mailed code) with email and password. */
 async function popupSignIn(target: Page, button: string, who: Account, signUp = false): Promise<void> {
   const [popup] = await Promise.all([target.context().waitForEvent("page"), target.click(button)]);
+  await signInOn(popup, who, signUp);
+}
+
+/** Fills the service's sign-in form on `popup` (with the mailed code for a sign-up). */
+async function signInOn(popup: Page, who: Account, signUp = false): Promise<void> {
   await popup.waitForSelector('input[name="email"]');
   await popup.fill('input[name="email"]', who.email);
   await popup.fill('input[name="password"]', who.password);
@@ -204,6 +209,46 @@ async function popupSignIn(target: Page, button: string, who: Account, signUp = 
     await popup.fill('input[name="otp"]', await waitForMailedCode(dataDir, who.email));
     await popup.click('button[name="decision"][value="approve"]');
   }
+}
+
+/** Clicks `button` on `target`, which opens the Slotgate wallet window, and answers the window, loaded. */
+async function walletWindow(target: Page, button: string): Promise<Page> {
+  const [popup] = await Promise.all([target.context().waitForEvent("page"), target.click(button)]);
+  await popup.waitForLoadState();
+  return popup;
+}
+
+/** In a wallet window showing the "sign in first" notice: signs `who` in to the asking client there. */
+async function signInInWindow(popup: Page, who: Account): Promise<void> {
+  expect(await popup.getAttribute("#wallet-notice", "data-notice")).toBe("noSession");
+  await popup.click("#wallet-sign-in");
+  const closed = popup.waitForEvent("close", { timeout: 45_000 });
+  await signInOn(popup, who);
+  await closed;
+}
+
+/** Types the PIN in a wallet window and approves; the window shows its result and closes. */
+async function approveInWindow(popup: Page): Promise<void> {
+  await popup.waitForSelector("#pin");
+  await popup.fill("#pin", PIN);
+  const closed = popup.waitForEvent("close", { timeout: 60_000 });
+  await popup.click("#approve");
+  await closed;
+}
+
+/** Sets the PIN up in the wallet window opened by `button`: the PIN twice, the words shown once, then closed. */
+async function setUpPinInWindow(target: Page, button: string, shotName?: string): Promise<void> {
+  const popup = await walletWindow(target, button);
+  await popup.waitForSelector("#pin-again");
+  await popup.fill("#pin", PIN);
+  await popup.fill("#pin-again", PIN);
+  await popup.click("#approve");
+  await popup.waitForSelector("#words-section:not(.hidden)", { timeout: 45_000 });
+  expect(((await popup.textContent("#words")) ?? "").trim().split(/\s+/)).toHaveLength(12);
+  if (shotName) await shot(shotName, popup);
+  const closed = popup.waitForEvent("close");
+  await popup.click("#words-done");
+  await closed;
 }
 
 /** Logs `who` in to the demo game on `target` and answers the slot info its back end got. */
@@ -285,7 +330,7 @@ async function registered(metaIdx: number): Promise<Record<string, unknown>> {
  * new owner with one more transfer while the slot's balance and used_balances stay.
  */
 async function sale(args: {
-  seller: { game: Page; market: Page };
+  seller: { game: Page; market: Page; account: Account };
   buyer: { market: Page };
   metaIdx: number;
   shots: string;
@@ -310,11 +355,32 @@ async function sale(args: {
   await buyer.market.waitForSelector("body[data-ready=true]");
   expect(await marketAction(buyer.market, `#buy-${id}`)).toMatchObject({ kind: "ok" });
   await shot(`${args.shots}-3-bought`, buyer.market);
-  // The seller hands the slot over with the PIN: one UserOperation from the slot wallet.
+  // The seller hands the slot over with the PIN in the Slotgate window: one UserOperation from the slot wallet. The
+  // game's client asks (only it may, for its cu_id), so the window needs the seller's session of that client in this
+  // browser: without one it offers the game's sign-in first; the page then finds the confirmation still pending (the
+  // sale waits) and the seller opens a second window. (In this run's browsers the game's session is present.)
   await seller.market.reload();
   await seller.market.waitForSelector("body[data-ready=true]");
-  await seller.market.fill("#pin", PIN);
-  expect(await marketAction(seller.market, `#confirm-${id}`)).toMatchObject({ kind: "ok" });
+  let seq = (await seller.market.getAttribute("#message", "data-seq")) ?? "";
+  let window = await walletWindow(seller.market, `#confirm-${id}`);
+  await window.waitForSelector("#pin, #wallet-notice");
+  if (await window.$("#wallet-notice")) {
+    await shot(`${args.shots}-4-window-sign-in`, window);
+    await signInInWindow(window, seller.account);
+    await seller.market.waitForFunction((s) => (document.querySelector("#message")?.getAttribute("data-seq") ?? "") !== s, seq, { timeout: 60_000 });
+    expect(await seller.market.getAttribute("#message", "data-kind")).toBe("ok");
+    expect(await listingOf(seller.market, metaIdx, "reserved")).toBe(id);
+    seq = (await seller.market.getAttribute("#message", "data-seq")) ?? "";
+    window = await walletWindow(seller.market, `#confirm-${id}`);
+  }
+  await window.waitForSelector("#pin");
+  await shot(`${args.shots}-4-window`, window);
+  await approveInWindow(window);
+  await seller.market.waitForFunction((s) => (document.querySelector("#message")?.getAttribute("data-seq") ?? "") !== s, seq, { timeout: 60_000 });
+  expect({ kind: await seller.market.getAttribute("#message", "data-kind"), text: await seller.market.textContent("#message") }).toMatchObject({
+    kind: "ok",
+    text: expect.stringMatching(/^Sold: /),
+  });
   await seller.market.waitForSelector("#sale-result:not([hidden])");
   const shown = { owner: (await seller.market.textContent("#sale-owner")) ?? "", tr_cnt: Number(await seller.market.textContent("#sale-tr-cnt")) };
   await shot(`${args.shots}-4-handed-over`, seller.market);
@@ -372,6 +438,30 @@ describe("the npm start demo, driven in headless Chromium", () => {
     slotAddress = String(result.slot_info_from_backend["content_address"]);
     expect(out).not.toContain("access_token");
     await shot("demo-02-slot-info");
+  });
+
+  it("1a. sets the wallet PIN up in the Slotgate window: the words are shown there once; the demo page gets no secret", async () => {
+    await setUpPinInWindow(page, "#pin-setup", "demo-01a-pin-words");
+    await page.waitForSelector("#step-pin:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
+    const out = (await page.textContent("#step-pin .out")) ?? "";
+    expect(await page.getAttribute("#step-pin", "data-state"), out).toBe("ok");
+    expect(JSON.parse(out)).toMatchObject({ status: "approved", action: "pin-setup" });
+    for (const secret of ["key_share", "pin_hash", "words", "mnemonic"]) expect(out).not.toContain(secret);
+  });
+
+  it("1b. the player approves the demo's purchases in the Slotgate window (the back end created the confirmation and reads its outcome)", async () => {
+    const window = await walletWindow(page, "#approve");
+    await window.waitForSelector("#pin");
+    expect(await window.textContent("#wallet-what")).toContain(CUID);
+    await shot("demo-01b-approve-window", window);
+    await approveInWindow(window);
+    await page.waitForSelector("#step-approve:is([data-state=ok],[data-state=error])", { timeout: 45_000 });
+    const out = (await page.textContent("#step-approve .out")) ?? "";
+    expect(await page.getAttribute("#step-approve", "data-state"), out).toBe("ok");
+    expect(JSON.parse(out)).toMatchObject({
+      window: { status: "approved", action: "approve_purchases" },
+      service: { status: "approved", kind: "approve_purchases" },
+    });
   });
 
   it("2. records the login status: the slot is not transferable while playing", async () => {
@@ -454,13 +544,17 @@ describe("the npm start demo, driven in headless Chromium", () => {
   it("7c. marketplace: the first slot is listed (refused while playing, accepted after logout), a second player buys it, the seller hands it over with the PIN", async () => {
     // Back in the game, the slot info names the active slot: the second one.
     expect(await gameLogin(page, seller)).toMatchObject({ content_address: secondSlot.address, meta_idx: secondSlot.metaIdx, tr_cnt: 0 });
+    // The seller set the PIN up in the demo (step 1a): the window keeps the key share; the marketplace holds nothing.
     sellerMarket = await marketSignIn(context, seller);
-    await sellerMarket.fill("#new-pin", PIN);
-    expect(await marketAction(sellerMarket, "#pin-register")).toMatchObject({ kind: "ok" });
     await shot("market-1-0-pin", sellerMarket);
     buyerContext = await browser.newContext({ viewport: { width: 1000, height: 1400 } });
     buyerMarket = await marketSignIn(buyerContext, buyer, true);
-    const handed = await sale({ seller: { game: page, market: sellerMarket }, buyer: { market: buyerMarket }, metaIdx: firstSlot, shots: "market-1" });
+    const handed = await sale({
+      seller: { game: page, market: sellerMarket, account: seller },
+      buyer: { market: buyerMarket },
+      metaIdx: firstSlot,
+      shots: "market-1",
+    });
     expect(handed.tr_cnt).toBe(1);
   });
 
@@ -508,11 +602,18 @@ describe("the npm start demo, driven in headless Chromium", () => {
     await buyerGame.waitForSelector("body[data-ready=true]");
     expect(await gameLogin(buyerGame, buyer)).toMatchObject({ content_address: slotAddress, tr_cnt: 1 });
     buyerMarket = await marketSignIn(buyerContext, buyer);
-    await buyerMarket.fill("#new-pin", PIN);
-    expect(await marketAction(buyerMarket, "#pin-register")).toMatchObject({ kind: "ok" });
+    // The buyer sets the PIN up from the marketplace's page, in the Slotgate window.
+    const before = (await buyerMarket.getAttribute("#message", "data-seq")) ?? "";
+    await setUpPinInWindow(buyerMarket, "#pin-register");
+    await buyerMarket.waitForFunction((s) => (document.querySelector("#message")?.getAttribute("data-seq") ?? "") !== s, before, { timeout: 60_000 });
+    expect(await buyerMarket.getAttribute("#message", "data-kind")).toBe("ok");
     sellerMarket = await marketSignIn(context, seller);
-    expect(await sellerMarket.isVisible("#pin-section")).toBe(false); // the first player's sealed key share was kept
-    const handed = await sale({ seller: { game: buyerGame, market: buyerMarket }, buyer: { market: sellerMarket }, metaIdx: firstSlot, shots: "market-2" });
+    const handed = await sale({
+      seller: { game: buyerGame, market: buyerMarket, account: buyer },
+      buyer: { market: sellerMarket },
+      metaIdx: firstSlot,
+      shots: "market-2",
+    });
     expect(handed.tr_cnt).toBe(2);
     // The first player already has an active slot: the bought one arrives sleeping; after logout they switch to it.
     expect(expectOk(await runStep("logout", "logout"))["check"]).toMatchObject({ status: "logged_out" });

@@ -1,6 +1,7 @@
-// The marketplace's page: only @slotgate/client-sdk (the popup) runs here; every other step is a call to this back end.
+// The marketplace's page: only @slotgate/client-sdk runs here (the login popup and the wallet window); every other
+// step is a call to this back end. The PIN, the key share and the backup words stay in the Slotgate wallet window.
 import { Slotgate, SlotgateError } from "@slotgate/client-sdk";
-import { newPinSalt, pinHash } from "./pin-hash.js";
+import { SlotgateWallet } from "@slotgate/client-sdk/wallet";
 
 interface PublicConfig {
   slotgateUrl: string;
@@ -10,8 +11,6 @@ interface PublicConfig {
 }
 interface SessionView {
   user: { user_id: string; nickname: string } | null;
-  pin_registered: boolean;
-  pin_salt: string | null;
   game_status?: Record<string, "logged_in" | "logged_out">;
 }
 interface Slot {
@@ -90,7 +89,8 @@ async function act(run: () => Promise<string | undefined>): Promise<void> {
   }
 }
 
-let session: SessionView = { user: null, pin_registered: false, pin_salt: null };
+let session: SessionView = { user: null };
+let wallet: SlotgateWallet;
 
 async function loadSession(): Promise<void> {
   session = await api<SessionView>("GET", "/api/session");
@@ -102,7 +102,7 @@ async function loadSession(): Promise<void> {
   status.dataset["status"] = games.some(([, s]) => s === "logged_in") ? "logged_in" : games.length > 0 ? "logged_out" : "";
   $("#login").hidden = signedIn;
   $("#logout").hidden = !signedIn;
-  $("#pin-section").hidden = !signedIn || session.pin_registered;
+  $("#pin-section").hidden = !signedIn;
   $("#my-slots-section").hidden = !signedIn;
 }
 
@@ -184,14 +184,18 @@ async function loadListings(): Promise<void> {
       if (me && l.state === "reserved" && l.seller_user_id === me) {
         const pending = l.sale?.state === "pending";
         button(pending ? `refresh-${l.id}` : `confirm-${l.id}`, pending ? "Check the chain" : "Confirm hand-over", async () => {
-          let body: unknown = {};
           if (!pending) {
-            const pin = $<HTMLInputElement>("#pin").value;
-            if (!pin) throw new ApiError("Type your PIN first.");
-            if (!session.pin_salt) throw new ApiError("Register your PIN on this marketplace first.");
-            body = { pin_hash: await pinHash(pin, session.pin_salt) };
+            // The back end asks the service for the confirmation; the seller confirms with the PIN in the Slotgate window.
+            const confirmation = await api<{ id: string; kind: string; window_url: string }>("POST", `/api/listings/${l.id}/hand-over`);
+            try {
+              await wallet.confirmSlotHandOver(confirmation);
+            } catch (err) {
+              // Denied, closed or refused: the back end still reads the outcome from the service (below).
+              if (!(err instanceof SlotgateError)) throw err;
+            }
           }
-          const { sale } = await api<{ sale: Sale }>("POST", `/api/listings/${l.id}/${pending ? "refresh" : "confirm"}`, body);
+          // The outcome as the service has it (never the window's message): sold, pending, or the sale waits.
+          const { sale } = await api<{ sale: Sale }>("POST", `/api/listings/${l.id}/hand-over/finish`);
           await refresh();
           showSale(sale);
           return sale.state === "sold"
@@ -227,6 +231,7 @@ async function main(): Promise<void> {
   const config = await api<PublicConfig>("GET", "/api/config");
   $("#config").textContent = `Service ${config.slotgateUrl} · games ${config.games.join(", ")}`;
   const slotgate = new Slotgate({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.redirectUri });
+  wallet = new SlotgateWallet({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.redirectUri });
 
   // login() must run inside the click handler, or the browser blocks the popup.
   $("#login").addEventListener(
@@ -249,17 +254,14 @@ async function main(): Promise<void> {
         return "Signed out.";
       }),
   );
+  // The Slotgate wallet window sets the PIN up, shows the backup words once and keeps the key share on its own origin.
   $("#pin-register").addEventListener(
     "click",
     () =>
       void act(async () => {
-        const pin = $<HTMLInputElement>("#new-pin").value;
-        if (!/^\d{4,12}$/.test(pin)) throw new ApiError("A PIN is 4 to 12 digits.");
-        const pin_salt = newPinSalt();
-        const { wallet_address } = await api<{ wallet_address: string }>("POST", "/api/pin/register", { pin_hash: await pinHash(pin, pin_salt), pin_salt });
-        $<HTMLInputElement>("#new-pin").value = "";
+        const { address } = await wallet.setUpPin();
         await refresh();
-        return `PIN registered for wallet ${wallet_address}.`;
+        return `PIN set up in the Slotgate window${address ? ` for wallet ${address}` : ""}.`;
       }),
   );
   $("#reload-slots").addEventListener("click", () => void act(async () => void (await loadSlots())));

@@ -1,10 +1,7 @@
-import { randomBytes } from "node:crypto";
-import { type SlotView, isPendingWrite } from "@slotgate/protocol";
+import type { SlotView, WalletConfirmationResponse } from "@slotgate/protocol";
 import type { Database } from "@slotgate/storage";
 import { MarketError } from "../errors.js";
-import type { Sealer } from "../sealing.js";
 import type { SlotgateApi } from "../slotgate-api.js";
-import { loadCredentials } from "../storage/credentials.js";
 import { type Listing, getListing } from "../storage/listings.js";
 import { type Sale, noteAttempt, openSale, settleSale } from "../storage/sales.js";
 
@@ -12,7 +9,8 @@ import { type Sale, noteAttempt, openSale, settleSale } from "../storage/sales.j
 export interface HandOverDeps {
   db: Database;
   api: SlotgateApi;
-  sealer: Sealer;
+  /** The page's redirect URI, registered for the hand-over client: where the wallet window posts its outcome. */
+  walletRedirectUri: string;
 }
 
 /** The outcome the page shows: the sale, and the slot as the chain reads it after a completed hand-over. */
@@ -21,8 +19,19 @@ export interface HandOverResult {
   slot: SlotView | null;
 }
 
-/** Message of a hand-over the service refused with 409 `logout_required`. */
+/** What the page opens the wallet window with (`SlotgateWallet.confirmSlotHandOver`). */
+export interface HandOverWindow {
+  id: string;
+  kind: "slot_hand_over";
+  window_url: string;
+}
+
+/** Message of a hand-over the service refused with `logout_required`. */
 export const SELLER_PLAYING = "The seller is playing; the sale waits. It can be confirmed once the seller has logged out of the game.";
+/** Message of a hand-over the seller declined in the window, or let expire. */
+export const SELLER_DECLINED = "The seller did not confirm the hand-over in the Slotgate window; the sale waits.";
+/** Message of a hand-over approved in the window whose chain write has not landed yet. */
+export const WRITING = "The hand-over is being written to the chain.";
 
 async function reservedListingOf(db: Database, listingId: string, seller: string): Promise<{ listing: Listing; sale: Sale }> {
   const listing = await getListing(db, listingId);
@@ -34,103 +43,92 @@ async function reservedListingOf(db: Database, listingId: string, seller: string
 }
 
 /** Settles the sale as sold with the chain's view of the slot (the new owner and tr_cnt). */
-async function settleSold(
-  deps: HandOverDeps,
-  listing: Listing,
-  sale: Sale,
-  fallback: { txHash: string | null; newOwner: string | null; trCnt: number | null },
-): Promise<HandOverResult> {
+async function settleSold(deps: HandOverDeps, listing: Listing, sale: Sale, txHash: string | null): Promise<HandOverResult> {
   const slot = await deps.api.slot(listing.cuid, listing.meta_idx).catch(() => null);
-  const settled = await settleSale(deps.db, sale, {
-    sold: true,
-    txHash: fallback.txHash,
-    newOwner: slot?.owner ?? fallback.newOwner,
-    trCnt: slot?.tr_cnt ?? fallback.trCnt,
-    message: null,
-  });
+  const settled = await settleSale(deps.db, sale, { sold: true, txHash, newOwner: slot?.owner ?? null, trCnt: slot?.tr_cnt ?? null, message: null });
   return { sale: settled ?? sale, slot };
 }
 
 /**
- * The seller confirms the hand-over of a reserved listing with the PIN (spec 4.9): the page sends
- * `pin_hash` (SHA-256 hex of PIN ‖ pin_salt); the marketplace opens the seller's sealed key_share_user
- * and calls `exchange_token_owner` with the seller's bearer token and a fresh `state`. On success the
- * sale is `sold` with the new owner and tr_cnt read back from the chain; a 202 leaves it `pending` (see
- * {@link refreshSale}); 409 `logout_required` leaves it reserved ({@link SELLER_PLAYING}); other
- * refusals (a wrong PIN, …) are passed on and the reservation stays.
+ * The seller starts the hand-over of a reserved listing (spec 4.9): the marketplace asks the service for a
+ * `slot_hand_over` confirmation of the slot to the buyer (the hand-over client's credentials), keeps its id on the
+ * sale and answers what the page opens the Slotgate wallet window with. The PIN, the key share and the signing are
+ * the window's; nothing of them reaches the marketplace.
  *
  * @example
  * ```ts
- * const { sale, slot } = await confirmHandOver(deps, { userId, accessToken }, "12", pinHash);
+ * const { id, window_url } = await startHandOver(deps, { userId }, "12");
  * ```
  */
-export async function confirmHandOver(
-  deps: HandOverDeps,
-  seller: { userId: string; accessToken: string },
-  listingId: string,
-  pinHash: string,
-): Promise<HandOverResult> {
+export async function startHandOver(deps: HandOverDeps, seller: { userId: string }, listingId: string): Promise<HandOverWindow> {
   const { listing, sale } = await reservedListingOf(deps.db, listingId, seller.userId);
-  if (sale.state === "pending") return refreshSale(deps, seller, listingId);
-  const credentials = await loadCredentials(deps.db, deps.sealer, seller.userId);
-  if (!credentials) throw new MarketError("pin_not_registered", 409, "Register your PIN on this marketplace first (My slots).");
-  const exchangeState = randomBytes(24).toString("hex");
-  await noteAttempt(deps.db, sale.id, { exchangeState, writeId: null, message: null });
-  let answer: Awaited<ReturnType<SlotgateApi["exchangeTokenOwner"]>>;
-  try {
-    answer = await deps.api.exchangeTokenOwner({
-      accessToken: seller.accessToken,
-      idempotencyKey: `marketplace-sale-${sale.id}-${exchangeState}`,
-      request: {
-        state: exchangeState,
-        cu_id: listing.cuid,
-        from_uuid: listing.seller_user_id,
-        to_uuid: sale.buyer_user_id,
-        meta_idx: listing.meta_idx,
-        pin_hash: pinHash,
-        pin_salt: credentials.pinSalt,
-        key_share_user: credentials.keyShareUser,
-      },
-    });
-  } catch (error) {
-    if (error instanceof MarketError && error.serviceError === "logout_required") {
-      await noteAttempt(deps.db, sale.id, { exchangeState, writeId: null, message: SELLER_PLAYING });
-      throw new MarketError("seller_playing", 409, SELLER_PLAYING, "logout_required");
-    }
-    throw error;
-  }
-  if (isPendingWrite(answer)) {
-    await noteAttempt(deps.db, sale.id, { exchangeState, writeId: answer.write_id, message: "The hand-over is being written to the chain." });
-    return { sale: (await openSale(deps.db, listingId)) ?? sale, slot: null };
-  }
-  return settleSold(deps, listing, sale, { txHash: answer.tx_hash, newOwner: answer.new_owner, trCnt: answer.tr_cnt });
+  if (sale.state === "pending") throw new MarketError("hand_over_pending", 409, WRITING);
+  if (!/^\d{1,15}$/.test(seller.userId)) throw new MarketError("invalid_request", 400, "This account's user id is not a number; the service cannot ask it.");
+  const confirmation = await deps.api.createHandOver({
+    sellerUuid: Number(seller.userId),
+    buyerUserId: sale.buyer_user_id,
+    cuid: listing.cuid,
+    metaIdx: listing.meta_idx,
+    redirectUri: deps.walletRedirectUri,
+  });
+  await noteAttempt(deps.db, sale.id, { confirmationId: confirmation.id, writeId: null, message: null });
+  return { id: confirmation.id, kind: "slot_hand_over", window_url: confirmation.window_url };
 }
 
 /**
- * Follows a `pending` hand-over (the seller's session: the chain write is theirs): settles it when the
- * write confirmed or failed, else answers it unchanged.
+ * Settles the hand-over from the service's own record of its confirmation (`getWalletConfirmation`), never from the
+ * page's message: `approved` with the chain write landed → `sold` with the new owner and tr_cnt read back from the
+ * chain; approved but still being written → `pending` (call again); `failed` with `logout_required` → reserved, 409
+ * `seller_playing` ({@link SELLER_PLAYING}); another failure → reserved, 409 `hand_over_failed` with the service's
+ * code; `denied`, `expired` → reserved ({@link SELLER_DECLINED}); `pending` (the window is still open) → unchanged.
  *
  * @example
  * ```ts
- * const { sale } = await refreshSale(deps, { userId, accessToken }, "12");
+ * const { sale, slot } = await finishHandOver(deps, { userId }, "12");
  * ```
  */
-export async function refreshSale(deps: HandOverDeps, seller: { userId: string; accessToken: string }, listingId: string): Promise<HandOverResult> {
+export async function finishHandOver(deps: HandOverDeps, seller: { userId: string }, listingId: string): Promise<HandOverResult> {
   const { listing, sale } = await reservedListingOf(deps.db, listingId, seller.userId);
-  if (sale.state !== "pending" || !sale.write_id) return { sale, slot: null };
-  const write = await deps.api.chainWrite({ accessToken: seller.accessToken, writeId: sale.write_id });
-  if (write.status === "confirmed") {
-    const result = write.result ?? {};
-    return settleSold(deps, listing, sale, {
-      txHash: typeof result["tx_hash"] === "string" ? result["tx_hash"] : null,
-      newOwner: typeof result["new_owner"] === "string" ? result["new_owner"] : null,
-      trCnt: typeof result["tr_cnt"] === "number" ? result["tr_cnt"] : null,
-    });
+  if (!sale.confirmation_id) throw new MarketError("hand_over_not_started", 409, "Start the hand-over first: the Slotgate window asks for your PIN.");
+  const confirmation = await deps.api.confirmation(sale.confirmation_id);
+  const note = (writeId: string | null, message: string | null) => noteAttempt(deps.db, sale.id, { confirmationId: confirmation.id, writeId, message });
+  switch (confirmation.status) {
+    case "approved":
+      return settleApproved(deps, listing, sale, confirmation, note);
+    case "pending":
+      return { sale, slot: null };
+    case "denied":
+    case "expired":
+      await note(null, SELLER_DECLINED);
+      return { sale: (await openSale(deps.db, listingId)) ?? sale, slot: null };
+    case "failed": {
+      const code = confirmation.error?.code ?? "failed";
+      if (code === "logout_required") {
+        await note(null, SELLER_PLAYING);
+        throw new MarketError("seller_playing", 409, SELLER_PLAYING, "logout_required");
+      }
+      const message = `The service refused the hand-over (${code}): ${confirmation.error?.message ?? "no detail"}; the sale waits.`;
+      await note(null, message);
+      throw new MarketError("hand_over_failed", 409, message, code);
+    }
   }
-  if (write.status === "failed") {
-    const message = `The hand-over failed on chain (${write.error?.code ?? "failed"}): ${write.error?.message ?? "no detail"}; the slot is listed again.`;
+}
+
+async function settleApproved(
+  deps: HandOverDeps,
+  listing: Listing,
+  sale: Sale,
+  confirmation: WalletConfirmationResponse,
+  note: (writeId: string | null, message: string | null) => Promise<void>,
+): Promise<HandOverResult> {
+  const written = confirmation.write_status;
+  if (confirmation.tx_hash !== null && (written === undefined || written === "confirmed")) return settleSold(deps, listing, sale, confirmation.tx_hash);
+  if (written === "confirmed") return settleSold(deps, listing, sale, null);
+  if (written === "failed") {
+    const message = "The hand-over failed on chain; the slot is listed again.";
     const settled = await settleSale(deps.db, sale, { sold: false, txHash: null, newOwner: null, trCnt: null, message });
     return { sale: settled ?? sale, slot: null };
   }
-  return { sale, slot: null };
+  await note(confirmation.write_id, WRITING);
+  return { sale: (await openSale(deps.db, listing.id)) ?? sale, slot: null };
 }

@@ -1,7 +1,7 @@
 import type { Database } from "@slotgate/storage";
 import { type Router, Router as createRouter } from "express";
 import { MarketError, sendError } from "../errors.js";
-import { type HandOverDeps, confirmHandOver, refreshSale } from "../listing/hand-over.js";
+import { type HandOverDeps, finishHandOver, startHandOver } from "../listing/hand-over.js";
 import { listSlot } from "../listing/list-slot.js";
 import type { SessionStore } from "../sessions.js";
 import type { SlotgateApi } from "../slotgate-api.js";
@@ -10,7 +10,6 @@ import { latestSale, reserveListing } from "../storage/sales.js";
 import { requireUser } from "./session-routes.js";
 
 const PRICE = /^[1-9]\d{0,29}$/;
-const HEX64 = /^[0-9a-f]{64}$/;
 
 function field<T>(body: unknown, name: string, test: (v: unknown) => v is T, what: string): T {
   const value = (body as Record<string, unknown> | undefined)?.[name];
@@ -22,11 +21,12 @@ const isIndex = (v: unknown): v is number => Number.isInteger(v) && (v as number
 
 /**
  * The marketplace's pages' API: my slots (with the chain's figures), listing, the listings, buying
- * (the buyer's commitment), the seller's PIN-confirmed hand-over and its follow-up.
+ * (the buyer's commitment), the seller's hand-over (started here, confirmed in the Slotgate wallet window,
+ * settled from the service's record of the confirmation).
  *
  * @example
  * ```ts
- * app.use("/api", marketRoutes({ db, api, sealer, sessions, games }));
+ * app.use("/api", marketRoutes({ db, api, walletRedirectUri, sessions, games }));
  * ```
  */
 export function marketRoutes(deps: HandOverDeps & { sessions: SessionStore; games: ReadonlyMap<string, string> }): Router {
@@ -102,31 +102,27 @@ export function marketRoutes(deps: HandOverDeps & { sessions: SessionStore; game
         if (listing.seller_user_id === who.userId) throw new MarketError("own_listing", 409, "This is your own listing.");
         throw new MarketError("not_listed", 409, `This listing is ${listing.state}; it cannot be bought.`);
       }
-      res.json({ ...reserved, message: "Reserved for you: the seller confirms the hand-over with the PIN." });
+      res.json({ ...reserved, message: "Reserved for you: the seller confirms the hand-over with the PIN in the Slotgate window." });
     } catch (err) {
       sendError(res, err);
     }
   });
 
-  router.post("/listings/:id/confirm", async (req, res) => {
+  // The page opens the wallet window with the answer (SlotgateWallet.confirmSlotHandOver), then calls /finish.
+  router.post("/listings/:id/hand-over", async (req, res) => {
     try {
       const who = requireUser(deps.sessions, req);
-      const pinHash = field(
-        req.body,
-        "pin_hash",
-        (v): v is string => typeof v === "string" && HEX64.test(v),
-        "64 lowercase hex characters (SHA-256 of PIN and salt)",
-      );
-      res.json(await confirmHandOver(deps, who, req.params["id"] ?? "", pinHash));
+      res.json(await startHandOver(deps, who, req.params["id"] ?? ""));
     } catch (err) {
       sendError(res, err);
     }
   });
 
-  router.post("/listings/:id/refresh", async (req, res) => {
+  // Settles from the service's record of the confirmation (the page's message is not trusted); also follows a pending write.
+  router.post("/listings/:id/hand-over/finish", async (req, res) => {
     try {
       const who = requireUser(deps.sessions, req);
-      res.json(await refreshSale(deps, who, req.params["id"] ?? ""));
+      res.json(await finishHandOver(deps, who, req.params["id"] ?? ""));
     } catch (err) {
       sendError(res, err);
     }

@@ -7,7 +7,10 @@ import { type Database, type MigrationSet, migrate } from "@slotgate/storage";
  * - `mk_seller_status`: per (user_id, client_id) the status of the newest event by its `timestamp`.
  * - `mk_listings`: one slot (cuid, meta_idx) offered by a seller; at most one live (listed or reserved) per slot.
  * - `mk_sales`: a buyer's commitment to a listing and the hand-over's outcome.
- * - `mk_seller_credentials`: the seller's PIN salt and key_share_user, sealed (AES-256-GCM).
+ *
+ * Version 2 (issue 31): the PIN, the key share and the backup words live in the Slotgate wallet window, so
+ * `mk_seller_credentials` (the PIN salt and the sealed key_share_user of version 1) is dropped, and a sale keeps the
+ * id of its `slot_hand_over` confirmation (`confirmation_id`, was the `exchange_token_owner` state).
  */
 export const MARKETPLACE_MIGRATIONS: MigrationSet = {
   table: "mk_schema_migrations",
@@ -71,6 +74,13 @@ CREATE TABLE mk_seller_credentials (
   created_at TIMESTAMPTZ NOT NULL DEFAULT now()
 );`,
     },
+    {
+      version: 2,
+      name: "the wallet window holds the PIN and the key share: drop the sealed credentials; a sale keeps its confirmation id",
+      sql: `
+DROP TABLE mk_seller_credentials;
+ALTER TABLE mk_sales RENAME COLUMN exchange_state TO confirmation_id;`,
+    },
   ],
 };
 
@@ -80,7 +90,7 @@ CREATE TABLE mk_seller_credentials (
  * @example
  * ```ts
  * const db = await openDatabase({ dataDir });
- * await migrateMarketplace(db); // [1] on a fresh database, [] afterwards
+ * await migrateMarketplace(db); // [1, 2] on a fresh database, [] afterwards
  * ```
  */
 export function migrateMarketplace(db: Database): Promise<number[]> {

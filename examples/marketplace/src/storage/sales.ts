@@ -6,9 +6,10 @@ export interface Sale {
   id: string;
   listing_id: string;
   buyer_user_id: string;
-  /** `reserved` (waiting for the seller's PIN), `pending` (the chain write is on its way), `sold`, `failed`. */
+  /** `reserved` (waiting for the seller's confirmation in the wallet window), `pending` (the chain write is on its way), `sold`, `failed`. */
   state: "reserved" | "pending" | "sold" | "failed";
-  exchange_state: string | null;
+  /** The id of the sale's latest `slot_hand_over` confirmation (the wallet window), or null before the first. */
+  confirmation_id: string | null;
   write_id: string | null;
   tx_hash: string | null;
   new_owner: string | null;
@@ -16,7 +17,7 @@ export interface Sale {
   message: string | null;
 }
 
-const COLUMNS = "id::text AS id, listing_id::text AS listing_id, buyer_user_id, state, exchange_state, write_id, tx_hash, new_owner, tr_cnt, message";
+const COLUMNS = "id::text AS id, listing_id::text AS listing_id, buyer_user_id, state, confirmation_id, write_id, tx_hash, new_owner, tr_cnt, message";
 
 /**
  * A buyer commits to a `listed` listing (not their own): the listing becomes `reserved` for them and
@@ -58,22 +59,23 @@ export async function openSale(db: Queryable, listingId: string): Promise<Sale |
 }
 
 /**
- * Notes an attempt of the hand-over: the `state` token sent with it, and the write id when the service answered 202.
+ * Notes an attempt of the hand-over: the id of its `slot_hand_over` confirmation, and the write id when the
+ * service approved it but the chain write has not landed yet (the sale is then `pending`).
  *
  * @example
  * ```ts
- * await noteAttempt(db, sale.id, { exchangeState, writeId: null, message: null });
+ * await noteAttempt(db, sale.id, { confirmationId, writeId: null, message: null });
  * ```
  */
 export async function noteAttempt(
   db: Queryable,
   saleId: string,
-  attempt: { exchangeState: string; writeId: string | null; message: string | null },
+  attempt: { confirmationId: string; writeId: string | null; message: string | null },
 ): Promise<void> {
   await db.query(
-    `UPDATE mk_sales SET exchange_state = $2, write_id = $3, message = $4, state = CASE WHEN $3::text IS NULL THEN 'reserved' ELSE 'pending' END, updated_at = now()
+    `UPDATE mk_sales SET confirmation_id = $2, write_id = $3, message = $4, state = CASE WHEN $3::text IS NULL THEN 'reserved' ELSE 'pending' END, updated_at = now()
      WHERE id = $1 AND state IN ('reserved', 'pending')`,
-    [saleId, attempt.exchangeState, attempt.writeId, attempt.message],
+    [saleId, attempt.confirmationId, attempt.writeId, attempt.message],
   );
 }
 

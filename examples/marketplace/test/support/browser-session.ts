@@ -1,6 +1,8 @@
 /** A browser's cookie jar against one marketplace: JSON calls with its session cookie. */
 export interface BrowserSession {
   call(method: "GET" | "POST", path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** The marketplace's session cookie (`name=value`), to hand to a real browser; "" before sign-in. */
+  cookie(): string;
 }
 
 /**
@@ -25,5 +27,6 @@ export function browserSession(origin: string): BrowserSession {
       if (set) cookie = set.split(";")[0]!;
       return { status: res.status, body: (await res.json().catch(() => ({}))) as Record<string, unknown> };
     },
+    cookie: () => cookie,
   };
 }

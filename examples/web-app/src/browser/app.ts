@@ -1,5 +1,6 @@
 // The demo's browser part: only @slotgate/client-sdk runs here; everything else is a call to the back end.
 import { Slotgate, SlotgateError } from "@slotgate/client-sdk";
+import { SlotgateWallet } from "@slotgate/client-sdk/wallet";
 
 interface PublicConfig {
   slotgateUrl: string;
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   if (config.marketplaceUrl) market.href = `${config.marketplaceUrl}/`;
   else market.removeAttribute("href");
   const slotgate = new Slotgate({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.redirectUri });
+  const wallet = new SlotgateWallet({ slotgateUrl: config.slotgateUrl, clientId: config.clientId, redirectUri: config.redirectUri });
 
   // login() must run inside the click handler, or the browser blocks the popup.
   $("#login").addEventListener("click", () => {
@@ -69,7 +71,24 @@ async function main(): Promise<void> {
       const { jwt } = await slotgate.login();
       const { slot } = (await api("POST", "/api/session", { jwt })) as { slot: unknown };
       return { popup_jwt: shortJwt(jwt), slot_info_from_backend: slot };
-    }).then((ok) => ok && enable("status-login", "buy", "spend", "balance", "logout", "slots", "slot-open", "slot-activate"));
+    }).then((ok) => ok && enable("pin-setup", "approve", "status-login", "buy", "spend", "balance", "logout", "slots", "slot-open", "slot-activate"));
+  });
+  // The wallet window (issue 31): the PIN is set up, and the purchase consent given, on the service's own page.
+  $("#pin-setup").addEventListener("click", () => void step("pin", () => wallet.setUpPin()));
+  $("#approve").addEventListener("click", () => {
+    void step("approve", async () => {
+      const confirmation = (await api("POST", "/api/wallet/approve-purchases", { amount: $<HTMLInputElement>("#approve-amount").value.trim() })) as {
+        id: string;
+        kind: string;
+        window_url: string;
+      };
+      const outcome = await wallet.approvePurchases(confirmation);
+      // What the service recorded (the back end never acts on the window's message alone).
+      const { confirmation: recorded } = (await api("GET", `/api/wallet/confirmations/${encodeURIComponent(confirmation.id)}`)) as {
+        confirmation: { status: string };
+      };
+      return { window: outcome, service: recorded };
+    });
   });
   $("#status-login").addEventListener("click", () => void step("status", () => api("POST", "/api/status/login")));
   $("#buy").addEventListener(

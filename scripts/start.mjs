@@ -327,24 +327,6 @@ await waitForHealth(`${SERVICE}/healthz`, "the Slotgate service");
 
 let client;
 let marketClient;
-/**
- * The marketplace asks the demo game's client to create a slot's hand-over confirmation (the service takes a
- * `slot_hand_over` only from the client that registered the cu_id), and the wallet window answers at a redirect URI of
- * that client: the marketplace's popup page is added to the demo client's redirect URIs once (the whole list, PATCH).
- */
-async function allowMarketplaceWindow(gameClient) {
-  const uri = `${MARKET}/slotgate-callback.html`;
-  const token = await developerToken();
-  const headers = { authorization: `Bearer ${token}` };
-  const path = `/v1/dev-user/clients/${encodeURIComponent(gameClient.client_id)}`;
-  const current = await call("GET", path, { headers });
-  if (current.status !== 200) throw new Error(`reading the demo client failed: ${current.body.error ?? current.status}`);
-  const uris = current.body.redirect_uris ?? [];
-  if (uris.includes(uri)) return;
-  const r = await call("PATCH", path, { headers, body: { redirect_uris: [...uris, uri] } });
-  if (r.status !== 200) throw new Error(`adding the marketplace's popup page to the demo client failed: ${r.body.error ?? r.status} ${r.body.message ?? ""}`);
-}
-
 let seeded;
 let playerNote;
 try {
@@ -356,7 +338,6 @@ try {
     blockchain: true,
   });
   marketClient = await webClient({ name: "Slotgate reference marketplace", origin: MARKET, file: `marketplace-client-${MARKET_PORT}.json`, blockchain: true });
-  await allowMarketplaceWindow(client);
   seeded = await provider(client);
   playerNote = await demoPlayer(client);
 } catch (err) {
@@ -387,9 +368,6 @@ startChild("market", marketMain, {
   MARKETPLACE_DATA_DIR: join(DATA_DIR, "marketplace"),
   GAME_CLIENT_ID: client.client_id,
   GAME_CUID: seeded.cuid,
-  // The demo game's client asks its players for hand-overs in the wallet window (docs/decisions/wallet-window.md, rule 2).
-  HANDOVER_CLIENT_ID: client.client_id,
-  HANDOVER_CLIENT_SECRET: client.client_secret,
 });
 await waitForHealth(`${MARKET}/healthz`, "the marketplace");
 

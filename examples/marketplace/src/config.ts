@@ -20,13 +20,6 @@ export interface MarketplaceConfig {
   dataDir: string;
   /** `DATABASE_URL`: PostgreSQL instead of the embedded database. @default null */
   databaseUrl: string | null;
-  /**
-   * `HANDOVER_CLIENT_ID` + `HANDOVER_CLIENT_SECRET`: the client that asks sellers to confirm hand-overs in the wallet
-   * window. The service accepts a `slot_hand_over` only from the client that registered the cu_id (the game's), with
-   * the marketplace's popup page `{PUBLIC_URL}/slotgate-callback.html` registered among its redirect URIs.
-   * @default the marketplace's own client (`SLOTGATE_CLIENT_ID`, `SLOTGATE_CLIENT_SECRET`)
-   */
-  handOverClient: { clientId: string; clientSecret: string };
   /** The games whose slots are traded: cuid → the client_id that registered it (`GAME_CUID` + `GAME_CLIENT_ID`). */
   games: ReadonlyMap<string, string>;
   /** `WEBHOOK_TOLERANCE_SECONDS`: accepted age of a webhook signature. @default 300 */
@@ -69,9 +62,6 @@ export function loadMarketplaceConfig(env: Record<string, string | undefined>): 
   if (marketplaceSecret.length < 32) throw new MarketplaceConfigError("MARKETPLACE_SECRET must be at least 32 characters (the service's own value)");
   const clientId = required(env, "SLOTGATE_CLIENT_ID");
   const clientSecret = required(env, "SLOTGATE_CLIENT_SECRET");
-  const handOverId = env["HANDOVER_CLIENT_ID"]?.trim() || null;
-  if ((handOverId === null) !== !env["HANDOVER_CLIENT_SECRET"]?.trim())
-    throw new MarketplaceConfigError("HANDOVER_CLIENT_ID and HANDOVER_CLIENT_SECRET are set together or not at all");
   const cuid = required(env, "GAME_CUID");
   if (!CUID.test(cuid)) throw new MarketplaceConfigError("GAME_CUID must be 1-64 letters, digits, '.', '_' or '-'");
   return {
@@ -84,7 +74,6 @@ export function loadMarketplaceConfig(env: Record<string, string | undefined>): 
     publicUrl: (env["PUBLIC_URL"] ?? `http://${host}:${port}`).replace(/\/+$/, ""),
     dataDir: resolve(env["MARKETPLACE_DATA_DIR"] ?? ".marketplace-data"),
     databaseUrl: env["DATABASE_URL"]?.trim() || null,
-    handOverClient: handOverId === null ? { clientId, clientSecret } : { clientId: handOverId, clientSecret: env["HANDOVER_CLIENT_SECRET"]!.trim() },
     games: new Map([[cuid, required(env, "GAME_CLIENT_ID")]]),
     webhookToleranceSeconds: integer(env, "WEBHOOK_TOLERANCE_SECONDS", 300, 1, 86_400),
   };

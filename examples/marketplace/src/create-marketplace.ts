@@ -67,7 +67,7 @@ export async function createMarketplace(config: MarketplaceConfig, options: Crea
     slotgateUrl: config.slotgateUrl,
     marketplaceSecret: config.marketplaceSecret,
     backend: slotgate,
-    handOverClient: config.handOverClient,
+    client: { clientId: config.clientId, clientSecret: config.clientSecret },
   });
   const walletRedirectUri = config.publicUrl + POPUP_REDIRECT_PATH;
   const sessions = new SessionStore();

@@ -21,10 +21,10 @@ export interface SlotgateApiOptions {
   /** The backend SDK client of this marketplace: its `listSlots` and `slot` make the slot reads. */
   backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   /**
-   * The client whose credentials ask for hand-overs (`createWalletConfirmation`): the service lets only the client
-   * that registered a cu_id ask a player to hand over one of its slots (docs/decisions/wallet-window.md, rule 2).
+   * This marketplace's own client credentials: they ask for hand-overs (`createWalletConfirmation`). The service takes a
+   * hand-over of a cu_id from a client of the developer account that registered it (docs/decisions/wallet-window.md, rule 2).
    */
-  handOverClient: { clientId: string; clientSecret: string };
+  client: { clientId: string; clientSecret: string };
   /** Per-request time limit. @default 15000 */
   timeoutMs?: number;
   /** `fetch` of the `SlotgateApi` calls made here (not the SDK's slot reads: that one is the backend's own option). @default globalThis.fetch */
@@ -39,7 +39,7 @@ export interface SlotgateApiOptions {
  * @example
  * ```ts
  * const backend = new SlotgateBackend({ authServerUrl, clientId, clientSecret, redirectUri });
- * const api = new SlotgateApi({ slotgateUrl: "http://127.0.0.1:8080", marketplaceSecret, backend, handOverClient: { clientId, clientSecret } });
+ * const api = new SlotgateApi({ slotgateUrl: "http://127.0.0.1:8080", marketplaceSecret, backend, client: { clientId, clientSecret } });
  * const slots = await api.listSlots({ accessToken, cuid: "slotgate-demo" });
  * ```
  */
@@ -48,14 +48,14 @@ export class SlotgateApi {
   readonly #secret: string;
   readonly #backend: Pick<SlotgateBackend, "listSlots" | "slot">;
   readonly #timeoutMs: number;
-  readonly #handOverClient: { clientId: string; clientSecret: string };
+  readonly #client: { clientId: string; clientSecret: string };
 
   constructor(options: SlotgateApiOptions) {
     this.#api = new Api({ authServerUrl: options.slotgateUrl, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.#secret = options.marketplaceSecret;
     this.#backend = options.backend;
     this.#timeoutMs = options.timeoutMs ?? 15_000;
-    this.#handOverClient = options.handOverClient;
+    this.#client = options.client;
   }
 
   /**
@@ -101,7 +101,7 @@ export class SlotgateApi {
 
   /**
    * Asks the seller to confirm a slot's hand-over in the Slotgate wallet window (`POST /v1/wallet/confirmations`,
-   * kind `slot_hand_over`, the hand-over client's credentials as HTTP Basic): the confirmation's id and the
+   * kind `slot_hand_over`, this marketplace's client credentials as HTTP Basic): the confirmation's id and the
    * window's URL, for the page's `SlotgateWallet.confirmSlotHandOver`.
    *
    * @example
@@ -118,7 +118,7 @@ export class SlotgateApi {
   }): Promise<CreateWalletConfirmationResponse> {
     const request = { kind: "slot_hand_over" as const, cu_id: args.cuid, to_uuid: args.buyerUserId, meta_idx: args.metaIdx };
     return this.#sdk(`POST ${PATHS.walletConfirmations}`, (signal) =>
-      this.#api.call("createWalletConfirmation", { user_uuid: args.sellerUuid, redirect_uri: args.redirectUri, request }, this.#handOverClient, {
+      this.#api.call("createWalletConfirmation", { user_uuid: args.sellerUuid, redirect_uri: args.redirectUri, request }, this.#client, {
         signal,
         retry: false,
       }),
@@ -135,9 +135,7 @@ export class SlotgateApi {
    * ```
    */
   async confirmation(id: string): Promise<WalletConfirmationResponse> {
-    return this.#sdk(`GET ${PATHS.walletConfirmation}`, (signal) =>
-      this.#api.call("getWalletConfirmation", { confirmation_id: id }, this.#handOverClient, { signal }),
-    );
+    return this.#sdk(`GET ${PATHS.walletConfirmation}`, (signal) => this.#api.call("getWalletConfirmation", { confirmation_id: id }, this.#client, { signal }));
   }
 
   /**

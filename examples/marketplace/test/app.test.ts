@@ -11,9 +11,6 @@ describe("loadMarketplaceConfig", () => {
       new MarketplaceConfigError("MARKETPLACE_SECRET is required (run the marketplace with `npm start` at the repository root, which sets it)"),
     );
     expect(() => loadMarketplaceConfig({ ...base, MARKETPLACE_SECRET: "short" })).toThrow(/MARKETPLACE_SECRET must be at least 32 characters/);
-    expect(() => loadMarketplaceConfig({ ...base, HANDOVER_CLIENT_ID: "sg_game" })).toThrow(
-      /^HANDOVER_CLIENT_ID and HANDOVER_CLIENT_SECRET are set together or not at all$/,
-    );
     expect(() => loadMarketplaceConfig({ ...base, GAME_CLIENT_ID: undefined })).toThrow(/GAME_CLIENT_ID is required/);
   });
 
@@ -26,12 +23,9 @@ describe("loadMarketplaceConfig", () => {
       publicUrl: "http://127.0.0.1:3100",
       dataDir: resolve(".marketplace-data"),
       databaseUrl: null,
-      handOverClient: { clientId: "sg_m", clientSecret: "s" },
+      clientId: "sg_m",
+      clientSecret: "s",
       webhookToleranceSeconds: 300,
-    });
-    expect(loadMarketplaceConfig({ ...base, HANDOVER_CLIENT_ID: "sg_game", HANDOVER_CLIENT_SECRET: "g" }).handOverClient).toEqual({
-      clientId: "sg_game",
-      clientSecret: "g",
     });
     expect([...config.games]).toEqual([["slotgate-demo", "sg_game"]]);
   });

@@ -139,13 +139,7 @@ beforeAll(async () => {
   loopback = `http://127.0.0.1:${await freeLoopbackPort()}/callback`;
   const dev = await post("/v1/dev-user/signup", { email: `dev-${randomBytes(4).toString("hex")}@example.test`, password: "dev-password-123" });
   // The game: its own client (a blockchain client that registers the cuid) and its own backend.
-  // The marketplace's popup page is registered for the game's client too: only the client that registered the cuid may
-  // ask a player to hand a slot over in the wallet window, and the window answers at a registered redirect URI.
-  const gameClient = await registerClient(String(dev.body["token"]), "The game", [
-    `http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`,
-    loopback,
-    `${marketOrigin}/slotgate-callback.html`,
-  ]);
+  const gameClient = await registerClient(String(dev.body["token"]), "The game", [`http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`, loopback]);
   gameClientId = gameClient.client_id;
   tokens = new ContentTokenClient({ authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
   const provider = await tokens.registerProvider({ cuid: CUID, release_per: 20, owner_addr: PROVIDER_OWNER });
@@ -165,8 +159,6 @@ beforeAll(async () => {
       SLOTGATE_CLIENT_SECRET: marketClient.client_secret,
       GAME_CLIENT_ID: gameClient.client_id,
       GAME_CUID: CUID,
-      HANDOVER_CLIENT_ID: gameClient.client_id,
-      HANDOVER_CLIENT_SECRET: gameClient.client_secret,
     },
   });
 
@@ -178,17 +170,11 @@ beforeAll(async () => {
   expect(sellerInfo).toMatchObject({ tr_cnt: 0, content_address: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/) });
   // The buyer only ever signed up at the marketplace: a wallet, no slot of the game.
   const buyerEmail = `buyer-${randomBytes(4).toString("hex")}@example.test`;
-  // The seller signs in to the marketplace (and to the game's client, whose confirmation the hand-over window shows) in
-  // their own browser: the service's browser sessions of both clients are what the wallet window reads.
+  // The seller signs in to the marketplace in their own browser: the service's browser session of the marketplace's
+  // client is what the wallet window reads (the marketplace asks the hand-over with its own client).
   const popupPage = `${marketOrigin}/slotgate-callback.html`;
   const sellerAtMarket = await serviceSignIn(service.url, service.dataDir, {
     client_id: marketClient.client_id,
-    redirect_uri: popupPage,
-    email: sellerEmail,
-    password: PASSWORD,
-  });
-  const sellerAtGame = await serviceSignIn(service.url, service.dataDir, {
-    client_id: gameClient.client_id,
     redirect_uri: popupPage,
     email: sellerEmail,
     password: PASSWORD,
@@ -221,7 +207,7 @@ beforeAll(async () => {
   const at = marketCookie.indexOf("=");
   await sellerContext.addCookies([
     { name: marketCookie.slice(0, at), value: marketCookie.slice(at + 1), url: market.origin },
-    ...[...sellerAtMarket, ...sellerAtGame].map((c) => ({ ...c, url: service.url })),
+    ...sellerAtMarket.map((c) => ({ ...c, url: service.url })),
   ]);
   sellerPage = await sellerContext.newPage();
 

@@ -65,7 +65,7 @@ function apiWith(answers: Array<{ status: number; body: unknown } | Error>) {
     fetch,
   });
   backends.push(backend);
-  return { sent, api: new SlotgateApi({ slotgateUrl: `${BASE}/`, marketplaceSecret: SECRET, backend, fetch, handOverClient: GAME }) };
+  return { sent, api: new SlotgateApi({ slotgateUrl: `${BASE}/`, marketplaceSecret: SECRET, backend, fetch, client: GAME }) };
 }
 
 async function failure(promise: Promise<unknown>): Promise<MarketError> {
@@ -127,7 +127,7 @@ describe("the calls the SDK has no method for", () => {
     });
   });
 
-  it("createHandOver asks for a slot_hand_over with the hand-over client's credentials and answers the window's URL", async () => {
+  it("createHandOver asks for a slot_hand_over with the marketplace's client credentials and answers the window's URL", async () => {
     const created = {
       success: true,
       id: CONFIRMATION_ID,
@@ -155,7 +155,7 @@ describe("the calls the SDK has no method for", () => {
     expect([refused.code, refused.status, refused.serviceError]).toEqual(["cuid_not_owned", 403, "cuid_not_owned"]);
   });
 
-  it("confirmation reads the outcome with the hand-over client's credentials", async () => {
+  it("confirmation reads the outcome with the marketplace's client credentials", async () => {
     const outcome = {
       success: true,
       id: CONFIRMATION_ID,

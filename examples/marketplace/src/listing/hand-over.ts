@@ -9,7 +9,7 @@ import { type Sale, noteAttempt, openSale, settleSale } from "../storage/sales.j
 export interface HandOverDeps {
   db: Database;
   api: SlotgateApi;
-  /** The page's redirect URI, registered for the hand-over client: where the wallet window posts its outcome. */
+  /** The page's redirect URI, registered for this marketplace's client: where the wallet window posts its outcome. */
   walletRedirectUri: string;
 }
 
@@ -51,7 +51,7 @@ async function settleSold(deps: HandOverDeps, listing: Listing, sale: Sale, txHa
 
 /**
  * The seller starts the hand-over of a reserved listing (spec 4.9): the marketplace asks the service for a
- * `slot_hand_over` confirmation of the slot to the buyer (the hand-over client's credentials), keeps its id on the
+ * `slot_hand_over` confirmation of the slot to the buyer (this marketplace's client credentials), keeps its id on the
  * sale and answers what the page opens the Slotgate wallet window with. The PIN, the key share and the signing are
  * the window's; nothing of them reaches the marketplace.
  *

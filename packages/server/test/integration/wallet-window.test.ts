@@ -214,7 +214,10 @@ describe("the confirmation window", () => {
     const first = await approveAs(player, id, shares);
     expect(first.json, first.text).toMatchObject({ status: "approved" });
     // What a process killed between the chain call and recording its outcome leaves: the row taken, no outcome.
-    await server.sql("UPDATE wallet_confirmations SET status = 'signing', tx_hash = NULL, closed_at = NULL, signing_until = now() + interval '1 minute' WHERE id = $1", [id]);
+    await server.sql(
+      "UPDATE wallet_confirmations SET status = 'signing', tx_hash = NULL, closed_at = NULL, signing_until = now() + interval '1 minute' WHERE id = $1",
+      [id],
+    );
     expect((await read(game, id)).json["status"]).toBe("pending");
     const held = await approveAs(player, id, shares);
     expect([held.status, held.json["error"]], "within the lease another approve is refused").toEqual([409, "confirmation_closed"]);

@@ -57,6 +57,7 @@ if (values.mode === "token") {
           redirect_uri: info.redirect_uri,
           client_id: info.client_id,
           client_secret: info.client_secret,
+          code_verifier: info.code_verifier,
         }).toString(),
       }),
     },

@@ -76,7 +76,7 @@ export async function openKeyShare(userId: string): Promise<{ keyShareUser: stri
 }
 
 /**
- * SHA-256 hex of `pin + salt` (UTF-8): the `pin_hash` the service expects (as `examples/marketplace`'s `pin-hash.ts`).
+ * SHA-256 hex of `pin + salt` (UTF-8): the `pin_hash` the service expects (spec 4.10: the PIN followed by its salt).
  *
  * @example
  * ```ts

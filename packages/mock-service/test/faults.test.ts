@@ -56,7 +56,7 @@ const CASES: { fault: keyof MockFaults; checks: Record<string, Check>; because: 
   {
     fault: "walletAnyClient",
     checks: { walletConfirmationRefusesCuidNotOwned, walletConfirmationHiddenFromOtherClients },
-    because: [/approve_purchases for another client's cuid: HTTP status/, /another client reads the confirmation: HTTP status/],
+    because: [/approve_purchases for another developer's cuid: HTTP status/, /another client reads the confirmation: HTTP status/],
   },
 ];
 

@@ -1,7 +1,8 @@
+import { randomUUID } from "node:crypto";
 import { PATHS } from "@slotgate/protocol";
-import { createWalletConfirmationResponseSchema, walletConfirmationResponseSchema } from "@slotgate/protocol/schemas";
+import { createWalletConfirmationResponseSchema, devUserLoginResponseSchema, walletConfirmationResponseSchema } from "@slotgate/protocol/schemas";
 import { expect } from "vitest";
-import { expectError, expectOk } from "../assertions.js";
+import { expectError, expectJson, expectOk } from "../assertions.js";
 import type { ConformanceContext, RegisteredClient, TestUser } from "../context.js";
 import type { CheckGroup } from "./check.js";
 import { providerClient } from "./content-tokens.js";
@@ -88,17 +89,35 @@ export async function walletConfirmationHiddenFromOtherClients(ctx: ConformanceC
   await expectError(await read(ctx, w.client, "A".repeat(43)), "confirmation_not_found", "an id never made");
 }
 
+/** A client registered by a developer account of its own (not the suite's developer). */
+async function clientOfAnotherDeveloper(ctx: ConformanceContext): Promise<RegisteredClient> {
+  const developer = { email: `${ctx.unique("other-dev")}@conformance.test`, password: `pw-${randomUUID()}` };
+  const signup = await expectOk(await ctx.postJson(PATHS.devUserSignup, developer), devUserLoginResponseSchema, 201, "another developer's signup");
+  const redirect = `https://${ctx.unique("other-dev-app")}.conformance.test/callback`;
+  const registration = {
+    name: "Another developer's app",
+    redirect_uris: [redirect],
+    download_url: "https://conformance.test/d",
+    web_url: "https://conformance.test/",
+    platform: "web",
+    blockchain: true,
+  };
+  const body = await expectJson(await ctx.postJson(PATHS.clients, registration, ctx.bearer(signup.token)), 201, "another developer's client");
+  return { ...(body as unknown as RegisteredClient), redirect_uri: redirect };
+}
+
 /**
- * A client asks only about its own cuids: `approve_purchases` for a cuid another client registered, or nobody
- * did, and `slot_hand_over` of such a cu_id, are 403 `cuid_not_owned`; nothing is created.
+ * A client asks only about the cuids of its developer account: `approve_purchases` for a cuid a client of another
+ * developer registered, or nobody did, and `slot_hand_over` of such a cu_id, are 403 `cuid_not_owned`; nothing is
+ * created. Another client of the same developer (a studio's marketplace beside its game) may ask: 201.
  */
 export async function walletConfirmationRefusesCuidNotOwned(ctx: ConformanceContext): Promise<void> {
   const w = await walletWorld(ctx);
-  const other = ctx.clients.chain;
+  const other = await clientOfAnotherDeveloper(ctx);
   await expectError(
     await create(ctx, other, ask(w, { kind: "approve_purchases", cuid: w.cuid, amount: "1000" }, other)),
     "cuid_not_owned",
-    "approve_purchases for another client's cuid",
+    "approve_purchases for another developer's cuid",
   );
   await expectError(
     await create(ctx, w.client, ask(w, { kind: "approve_purchases", cuid: ctx.unique("nobodys-cuid"), amount: "1000" })),
@@ -108,7 +127,14 @@ export async function walletConfirmationRefusesCuidNotOwned(ctx: ConformanceCont
   await expectError(
     await create(ctx, other, ask(w, { kind: "slot_hand_over", cu_id: w.cuid, to_uuid: ctx.users.bob.user_id, meta_idx: 0 }, other)),
     "cuid_not_owned",
-    "slot_hand_over of another client's cu_id",
+    "slot_hand_over of another developer's cu_id",
+  );
+  const sibling = ctx.clients.chain;
+  await expectOk(
+    await create(ctx, sibling, ask(w, { kind: "slot_hand_over", cu_id: w.cuid, to_uuid: ctx.users.bob.user_id, meta_idx: 0 }, sibling)),
+    createWalletConfirmationResponseSchema,
+    201,
+    "slot_hand_over asked by another client of the cuid's developer",
   );
 }
 
@@ -140,6 +166,6 @@ export async function walletConfirmationRefusesBadRequests(ctx: ConformanceConte
 export const walletWindowChecks: CheckGroup = {
   "a confirmation is created pending, with its window under the issuer, and read back pending": walletConfirmationCreatedPendingAndReadable,
   "another client's read is 404 confirmation_not_found": walletConfirmationHiddenFromOtherClients,
-  "approve_purchases / slot_hand_over for a cuid the client does not own is 403 cuid_not_owned": walletConfirmationRefusesCuidNotOwned,
+  "approve_purchases / slot_hand_over for a cuid of another developer is 403 cuid_not_owned; a sibling client may ask": walletConfirmationRefusesCuidNotOwned,
   "a bad kind, missing fields or an unregistered redirect URI is refused": walletConfirmationRefusesBadRequests,
 };

@@ -56,13 +56,20 @@ function failure(code: ErrorCode): { code: string; message: string } {
   return { code, message: ERRORS[code].message };
 }
 
+/** True when `cuid` was registered by `client` or by another client of the same developer (the server's rule). */
+function ownsCuid(ctx: MockContext, client: { client_id: string; owner_uuid: string }, cuid: string): boolean {
+  const registrant = ctx.state.providers.get(cuid)?.client_id;
+  if (registrant === undefined) return false;
+  return registrant === client.client_id || ctx.state.clients.get(registrant)?.owner_uuid === client.owner_uuid;
+}
+
 /**
  * The wallet window of the simulated service (issue 31):
  *
  * - `POST /v1/wallet/confirmations` and `GET /v1/wallet/confirmations/{confirmation_id}` (HTTP Basic), with the
  *   server's checks in its order after the table's preamble: a registered redirect URI (401
- *   `redirect_uri_mismatch`), a cuid the client registered for `approve_purchases` and `slot_hand_over` (403
- *   `cuid_not_owned`), a player who has a wallet (404 `wallet_not_found`: in the simulation every end user has
+ *   `redirect_uri_mismatch`), a cuid of the client's developer account (registered by the client or another
+ *   client of its developer) for `approve_purchases` and `slot_hand_over` (403 `cuid_not_owned`), a player who has a wallet (404 `wallet_not_found`: in the simulation every end user has
  *   one); another client's confirmation is 404 `confirmation_not_found`.
  * - The window, simulated: `GET /wallet/confirm/{id}?state=` and `GET /wallet/{action}?client_id&redirect_uri&state`
  *   answer at once the window's last page, whose script posts the `wallet_result` to the opener at the redirect
@@ -79,9 +86,7 @@ export function walletWindowHandlers(ctx: MockContext) {
       requireRegisteredRedirectUri(ctx, client!, input.redirect_uri);
       const { request } = input;
       const cuid = request.kind === "approve_purchases" ? request.cuid : request.kind === "slot_hand_over" ? request.cu_id : null;
-      if (cuid !== null && ctx.state.providers.get(cuid)?.client_id !== client!.client_id && !ctx.faults.walletAnyClient) {
-        throw new HttpError("cuid_not_owned");
-      }
+      if (cuid !== null && !ownsCuid(ctx, client!, cuid) && !ctx.faults.walletAnyClient) throw new HttpError("cuid_not_owned");
       const userId = String(input.user_uuid);
       if (!ctx.state.endUsers.has(userId)) throw new HttpError("wallet_not_found");
       const record: WalletConfirmationRecord = {

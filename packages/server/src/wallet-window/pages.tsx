@@ -5,30 +5,12 @@ import type { PageBrand } from "../platform/http/page-brand.js";
 import type { ConsentRow } from "./approvals.js";
 import { JsonData, Page, renderPage } from "../platform/http/page.js";
 import type { MessageId, Translator } from "../platform/i18n/translator.js";
+import type { WindowConfig } from "./window-config.js";
 
 /** The id of the JSON island the window's script reads (`browser/wallet-window.ts`). */
 export const WINDOW_CONFIG_ID = "wallet-config";
 
 const STYLE = ".words{font-family:ui-monospace,monospace;font-size:1.1rem;line-height:1.8} .hidden{display:none} .what{padding:.5rem 0}";
-
-/** What the window's script needs: which page, where to post, and the texts it shows. Never a secret. */
-export interface WindowConfig {
-  page: "confirm" | "pin-setup" | "pin-reset" | "recover" | "approvals";
-  /** The player's user id (the IndexedDB key of the sealed key share). */
-  userId: string;
-  /** The double-submit CSRF token (its cookie was set with the page). */
-  csrfToken: string;
-  /** Where the form posts (same origin). */
-  postUrl: string;
-  /** Where deny posts (confirm page only). */
-  denyUrl?: string;
-  /** Where the recovery's code request posts (recover page only). */
-  codeUrl?: string;
-  /** The result page the window goes to once done (`?outcome=` added). */
-  resultUrl: string;
-  /** Texts in the page's language, by key. */
-  messages: Record<string, string>;
-}
 
 /** The texts the script shows, in the page's language. */
 function scriptMessages(tr: Translator): Record<string, string> {

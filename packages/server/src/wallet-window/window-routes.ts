@@ -102,15 +102,26 @@ export function walletWindowRoutes(services: Services): Router {
       { imagesSelf: true },
     );
 
+  /**
+   * The confirmation of a window's GET, its client and its player's language; null once a notice was sent
+   * (no browser session of that client, or another player's).
+   */
+  const confirmationForPlayer = async (req: Request, res: Response, confirmationId: string) => {
+    const tr = trOf(req);
+    const row = await confirmationOf(services, confirmationId);
+    const client = await clientOf(services, row.client_id);
+    const session = readBrowserSession(services, req, row.client_id);
+    if (!session) return void notice(res, tr, client, row.redirect_uri, "noSession");
+    if (session.userId !== row.user_id) return void notice(res, tr, client, row.redirect_uri, "otherUser");
+    return { tr, row, client };
+  };
+
   router.get(routePath(ENDPOINTS.walletConfirmPage.path), async (req, res) => {
     const { confirmation_id } = parseInput(confirmParams, { ...req.params });
     const { state } = parseInput(confirmQuery, queryOf(req));
-    const tr = trOf(req);
-    const row = await confirmationOf(services, confirmation_id);
-    const client = await clientOf(services, row.client_id);
-    const session = readBrowserSession(services, req, row.client_id);
-    if (!session) return notice(res, tr, client, row.redirect_uri, "noSession");
-    if (session.userId !== row.user_id) return notice(res, tr, client, row.redirect_uri, "otherUser");
+    const found = await confirmationForPlayer(req, res, confirmation_id);
+    if (!found) return;
+    const { tr, row, client } = found;
     if (wireStatus(row) !== "pending") return notice(res, tr, client, row.redirect_uri, "closed");
     const chain = chainOf(services);
     const request = row.params;
@@ -170,12 +181,9 @@ export function walletWindowRoutes(services: Services): Router {
   router.get(routePath(ENDPOINTS.walletConfirmResult.path), async (req, res) => {
     const { confirmation_id } = parseInput(confirmParams, { ...req.params });
     const { state } = parseInput(confirmResultQuery, queryOf(req));
-    const tr = trOf(req);
-    const row = await confirmationOf(services, confirmation_id);
-    const client = await clientOf(services, row.client_id);
-    const session = readBrowserSession(services, req, row.client_id);
-    if (!session) return notice(res, tr, client, row.redirect_uri, "noSession");
-    if (session.userId !== row.user_id) return notice(res, tr, client, row.redirect_uri, "otherUser");
+    const found = await confirmationForPlayer(req, res, confirmation_id);
+    if (!found) return;
+    const { tr, row, client } = found;
     const status = wireStatus(row);
     if (status === "pending" || status === "expired") return notice(res, tr, client, row.redirect_uri, "closed");
     const data: WalletResultData = {

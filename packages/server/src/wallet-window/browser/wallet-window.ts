@@ -9,18 +9,8 @@
  * - on the approvals list: revokes one cuid's consent with the PIN and the kept share, then shows the list again.
  * Nothing it holds leaves this origin. Built into `dist/assets` (`tsup.config.ts`).
  */
+import type { WindowConfig } from "../window-config.js";
 import { newPinSalt, openKeyShare, pinHash, sealKeyShare } from "./key-custody.js";
-
-interface WindowConfig {
-  page: "confirm" | "pin-setup" | "pin-reset" | "recover" | "approvals";
-  userId: string;
-  csrfToken: string;
-  postUrl: string;
-  denyUrl?: string;
-  codeUrl?: string;
-  resultUrl: string;
-  messages: Record<string, string>;
-}
 
 const config = JSON.parse(document.getElementById("wallet-config")?.textContent ?? "{}") as WindowConfig;
 

@@ -13,15 +13,7 @@ export async function issueUserJwt(ctx: MockContext, userId: string, clientId: s
 
 /** Signs a user JWT and answers its jti too (a code redeemed for one revokes it when the code is replayed). */
 export async function issueUserJwtWithId(ctx: MockContext, userId: string, clientId: string): Promise<{ token: string; jti: string }> {
-  const keys = await ctx.ready();
-  return signToken(keys, {
-    issuer: ctx.baseUrl,
-    sub: userId,
-    client_id: clientId,
-    token_use: "user_jwt",
-    now: ctx.now(),
-    lifetimeSeconds: LIMITS.userJwtLifetimeSeconds,
-  });
+  return signUserToken(ctx, "user_jwt", userId, clientId, LIMITS.userJwtLifetimeSeconds, ctx.now());
 }
 
 /** Signs an access token (code exchange, get_token; 3600 s), returning its jti for revocation. */
@@ -32,15 +24,19 @@ export async function issueAccessToken(
   lifetimeSeconds: number = LIMITS.accessTokenLifetimeSeconds,
   issuedAtMs: number = ctx.now(),
 ): Promise<{ token: string; jti: string }> {
-  const keys = await ctx.ready();
-  return signToken(keys, {
-    issuer: ctx.baseUrl,
-    sub: userId,
-    client_id: clientId,
-    token_use: "access_token",
-    now: issuedAtMs,
-    lifetimeSeconds,
-  });
+  return signUserToken(ctx, "access_token", userId, clientId, lifetimeSeconds, issuedAtMs);
+}
+
+/** Signs a token a user holds for a client: a user JWT or an access token. */
+async function signUserToken(
+  ctx: MockContext,
+  tokenUse: "user_jwt" | "access_token",
+  userId: string,
+  clientId: string,
+  lifetimeSeconds: number,
+  now: number,
+): Promise<{ token: string; jti: string }> {
+  return signToken(await ctx.ready(), { issuer: ctx.baseUrl, sub: userId, client_id: clientId, token_use: tokenUse, now, lifetimeSeconds });
 }
 
 /** Signs a developer-center token. */

@@ -4,8 +4,7 @@ import { readBrowserSession } from "../oauth/authorize/browser-session.js";
 import { csrfMatches } from "../oauth/authorize/csrf.js";
 import { SlotgateServerError } from "../platform/http/errors.js";
 import { runGuards } from "../platform/http/mount-endpoint.js";
-import { rateLimit } from "../platform/http/rate-limit.js";
-import { derivationGate } from "../chain-api/pin/derivation-gate.js";
+import { pinLimits } from "../chain-api/pin/pin-limits.js";
 
 /**
  * The player of a wallet window's post: the service's browser session for `clientId` (set when the player
@@ -27,7 +26,7 @@ export function windowPlayer(services: Services, req: Request, csrfToken: string
 }
 
 /**
- * The brute-force limits of the PIN endpoints (docs/decisions/brute-force.md) for the window's posts that
+ * The brute-force limits of the PIN endpoints ({@link pinLimits}, the same budgets) for the window's posts that
  * derive a key: one budget per IP before anything runs, then, once the player is known, one per account and
  * a bound on the account's derivations in flight ({@link WindowLimits.forPlayer}).
  */
@@ -48,14 +47,7 @@ export interface WindowLimits {
  * ```
  */
 export function windowLimits(services: Services): WindowLimits {
-  const limits = services.config.rateLimit;
-  const refusalDelayMs = limits.pinRefusalDelayMs;
-  const perIp = rateLimit("pin", limits.pinPerMinute, limits.enabled, services.redis, limits.redisPrefix, { refusalDelayMs });
-  const perAccount = rateLimit("pin-account", limits.pinPerAccountPerMinute, limits.enabled, services.redis, limits.redisPrefix, {
-    key: (_req, res) => String(res.locals["account"]),
-    refusalDelayMs,
-  });
-  const inFlight = derivationGate(limits.pinConcurrentPerAccount, services.redis, limits.redisPrefix);
+  const { perIp, perAccount, inFlight } = pinLimits(services);
   return {
     perIp,
     async forPlayer(req, res, userId) {

@@ -48,7 +48,7 @@ export function derivationGate(perAccount: number, redis: Redis | null = null, r
     if (left > 0) local.set(account, left);
     else local.delete(account);
   };
-  return (req, res, next) => {
+  return (_req, res, next) => {
     const account = res.locals["account"];
     if (typeof account !== "string") {
       next(new Error("derivationGate runs after the route set res.locals.account"));

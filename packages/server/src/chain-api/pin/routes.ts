@@ -4,8 +4,8 @@ import { Router } from "express";
 import type { Services } from "../../platform/app/services.js";
 import { SlotgateServerError } from "../../platform/http/errors.js";
 import { mountEndpoint } from "../../platform/http/mount-endpoint.js";
-import { rateLimit, serviceRateLimit } from "../../platform/http/rate-limit.js";
-import { derivationGate } from "./derivation-gate.js";
+import { serviceRateLimit } from "../../platform/http/rate-limit.js";
+import { pinLimits } from "./pin-limits.js";
 import { proveRecovery, requestRecoveryCode } from "./recovery-proof.js";
 
 /**
@@ -20,17 +20,8 @@ export function pinRoutes(services: Services): Router {
   const router = Router();
   const limits = services.config.rateLimit;
   const signIn = serviceRateLimit(services, "sign-in", limits.signInPerMinute);
-  // Brute-force limits on every key-deriving endpoint (docs/decisions/brute-force.md): one budget per IP
-  // before anything runs, one per account (the verified bearer token's user) and a bound on the
-  // account's derivations in flight once the caller is known.
-  // A refusal is held for a while before it is sent, so a flood of refused guesses does not take the event loop.
-  const refusalDelayMs = limits.pinRefusalDelayMs;
-  const perIp = rateLimit("pin", limits.pinPerMinute, limits.enabled, services.redis, limits.redisPrefix, { refusalDelayMs });
-  const perAccount = rateLimit("pin-account", limits.pinPerAccountPerMinute, limits.enabled, services.redis, limits.redisPrefix, {
-    key: (_req, res) => String(res.locals["account"]),
-    refusalDelayMs,
-  });
-  const inFlight = derivationGate(limits.pinConcurrentPerAccount, services.redis, limits.redisPrefix);
+  // Brute-force limits on every key-deriving endpoint, shared with the wallet window's posts (pin-limits.ts).
+  const { perIp, perAccount, inFlight } = pinLimits(services);
   const pin = { chain: true, before: [perIp], guards: [perAccount, inFlight] };
   const recovery = { ...pin, before: [perIp, signIn] };
 

@@ -1,5 +1,5 @@
 import { BRAND, LIMITS, POPUP_RESULT_SCRIPT, popupResultPayload } from "@slotgate/protocol";
-import type { VNode } from "preact";
+import type { JSX, VNode } from "preact";
 import type { SlotgateServerError } from "../../platform/http/errors.js";
 import { JsonData, Page, renderPage } from "../../platform/http/page.js";
 import type { PageBrand } from "../../platform/http/page-brand.js";
@@ -58,6 +58,25 @@ function HiddenInputs(props: { fields: Record<string, string | undefined>; csrfT
 /** The authorize parameters and CSRF token, as hidden inputs of every form of the flow. */
 function HiddenFields(props: { request: AuthorizeRequest; csrfToken: string }): VNode {
   return <HiddenInputs fields={{ ...props.request.params }} csrfToken={props.csrfToken} />;
+}
+
+/**
+ * A labelled field for a code the player reads elsewhere (the mailed sign-in code, a device's user code):
+ * `name` is also the input's id, and the browser may fill it from a received code (`autocomplete`).
+ *
+ * @example
+ * ```tsx
+ * <CodeField name="user_code" label={tr.t("device.codeLabel")} autocapitalize="characters" />
+ * ```
+ */
+export function CodeField(props: { name: string; label: string } & Omit<JSX.InputHTMLAttributes<HTMLInputElement>, "label">): VNode {
+  const { name, label, ...input } = props;
+  return (
+    <>
+      <label for={name}>{label}</label>
+      <input id={name} name={name} autocomplete="one-time-code" {...input} />
+    </>
+  );
 }
 
 /** The page's error, in its language, announced to screen readers (`role="alert"`). */
@@ -191,13 +210,11 @@ export function renderCodeForm(
       <form method="post" action="/oauth/authorize" id="code-form">
         <HiddenFields request={request} csrfToken={csrfToken} />
         <input type="hidden" name="challenge" value={options.challenge} />
-        <label for="otp">{tr.t("code.label")}</label>
-        <input
-          id="otp"
+        <CodeField
           name="otp"
+          label={tr.t("code.label")}
           type="text"
           inputmode="numeric"
-          autocomplete="one-time-code"
           pattern={`[0-9]{${LIMITS.otpDigits}}`}
           maxlength={LIMITS.otpDigits}
           required

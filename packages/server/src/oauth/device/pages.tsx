@@ -1,6 +1,6 @@
 import type { SlotgateServerError } from "../../platform/http/errors.js";
 import { Page, renderPage } from "../../platform/http/page.js";
-import { ErrorLine } from "../authorize/pages.js";
+import { CodeField, ErrorLine } from "../authorize/pages.js";
 import type { PageBrand } from "../../platform/http/page-brand.js";
 import type { Shown, Translator } from "../../platform/i18n/translator.js";
 
@@ -21,11 +21,9 @@ export function renderUserCodeForm(
       <form method="get" action="/oauth/device">
         {options.display === "popup" ? <input type="hidden" name="display" value="popup" /> : null}
         {options.uiLocales ? <input type="hidden" name="ui_locales" value={options.uiLocales} /> : null}
-        <label for="user_code">{tr.t("device.codeLabel")}</label>
-        <input
-          id="user_code"
+        <CodeField
           name="user_code"
-          autocomplete="one-time-code"
+          label={tr.t("device.codeLabel")}
           autocapitalize="characters"
           spellcheck={false}
           placeholder="BDFH-JKLM"

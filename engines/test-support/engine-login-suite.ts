@@ -4,7 +4,8 @@
  * with PKCE S256 and `state`, its code redeemed with the verifier, completes; it is refused on denial, a wrong state,
  * a code the server refuses, a timeout and a cancel, and serves the CLI's pages and headers; a confidential client's
  * fixed-port loopback redirect (the JWT itself, spec 4.14) still completes; bad configs, a busy port and a failing
- * browser give their codes; the device login (RFC 8628) completes once approved in Chromium and reports a denial.
+ * browser give their codes; the device login (RFC 8628) completes once approved in Chromium, reports a denial, and
+ * an unused code's expiry (a server of its own with 2-second codes) as code_expired.
  * Each engine suite (Unity C# under Mono, the Godot add-on headless) supplies how to run its harness.
  */
 import { get as httpGet } from "node:http";
@@ -260,6 +261,55 @@ export function defineEngineLoginSuite(name: string, harness: EngineHarness): vo
       expect(denied.result).toMatchObject({ Success: false, Jwt: null, ErrorCode: "access_denied" });
       expect(unregistered.result).toMatchObject({ Success: false, ErrorCode: "invalid_config" });
       expect(unregistered.result["ErrorMessage"]).toContain("unauthorized_client");
+    });
+  });
+
+  describe(`${name}: device login (RFC 8628), a code nobody enters`, () => {
+    /** A server of its own whose device codes live 2 s (the suite's server keeps the default 600 s it asserts). */
+    let shortLived: ReferenceServer;
+    let shortClient = "";
+    beforeAll(async () => {
+      shortLived = await startReferenceServer({
+        chain: "off",
+        env: { LOG_LEVEL: "warn", RATE_LIMIT: "off", SLOTGATE_SEED_DEMO: "false", DEVICE_CODE_LIFETIME_SECONDS: "2", DEVICE_POLL_INTERVAL_SECONDS: "1" },
+        before(run) {
+          shortClient = String(
+            (
+              run([
+                "client",
+                "create",
+                "--name",
+                `${name} console`,
+                "--redirect-uri",
+                "https://game.example/unused",
+                "--download-url",
+                "https://game.example/dl",
+                "--web-url",
+                "https://game.example",
+                "--platform",
+                "game",
+                "--grant-type",
+                "urn:ietf:params:oauth:grant-type:device_code",
+              ]) as Line
+            )["client_id"],
+          );
+        },
+      });
+    }, 180_000);
+    afterAll(async () => {
+      await shortLived?.close();
+    });
+
+    it("is code_expired once the server answers expired_token, with the CLI's message", async () => {
+      const run = await harness.device({ ClientId: shortClient, SlotgateUrl: shortLived.url });
+      expect(run.lines[0]).toMatchObject({ prompt: true, ExpiresIn: 2 });
+      expect(run.code).toBe(1);
+      expect(run.result).toMatchObject({
+        Success: false,
+        Jwt: null,
+        ErrorCode: "code_expired",
+        ErrorMessage: "The code expired before the player entered it. Start the login again.",
+      });
     });
   });
 }

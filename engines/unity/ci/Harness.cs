@@ -4,6 +4,7 @@
 //       open: prints {"open": url} and lets the test drive the browser; throw: the opener throws.
 //   mono Harness.exe device  '<SlotgateDeviceLoginConfig as JSON>'
 //   mono Harness.exe configs   (one SlotgateLoginConfig JSON per stdin line; one result line each)
+//   mono Harness.exe codes     (one line per SlotgateLoginError: its name, its string code, the code parsed back)
 using System;
 using System.IO;
 using System.Runtime.Serialization.Json;
@@ -80,9 +81,18 @@ static class Harness
             }
             return 0;
         }
+        else if (args.Length == 1 && args[0] == "codes")
+        {
+            foreach (SlotgateLoginError error in Enum.GetValues(typeof(SlotgateLoginError)))
+            {
+                var code = SlotgateErrorCodes.Of(error);
+                Print("{\"Error\":" + Json(error.ToString()) + ",\"ErrorCode\":" + Json(code) + ",\"Parsed\":" + Json(SlotgateErrorCodes.Parse(code).ToString()) + "}");
+            }
+            return 0;
+        }
         else
         {
-            Console.Error.WriteLine("usage: Harness.exe login '<config json>' [open|throw] [cancelAfterMs] | device '<config json>' | configs");
+            Console.Error.WriteLine("usage: Harness.exe login '<config json>' [open|throw] [cancelAfterMs] | device '<config json>' | configs | codes");
             return 2;
         }
         PrintResult(result);

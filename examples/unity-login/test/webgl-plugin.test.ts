@@ -150,6 +150,32 @@ async function signIn(decision: "approve" | "deny"): Promise<Sent[]> {
   }
 }
 
+/**
+ * Clicks the stand-in's sign-in button with `config`; `popup` (when a popup is expected) acts on it, `prepare` runs in
+ * the page first. Resolves the one result C# received, parsed.
+ */
+async function clickSignIn(config: Record<string, unknown>, popup: ((popup: Page) => Promise<void>) | null, prepare?: () => void): Promise<unknown> {
+  const context = await browser.newContext();
+  try {
+    const p = await context.newPage();
+    await p.goto(`${origin}/game`);
+    await p.evaluate((value) => {
+      (globalThis as unknown as { __config: unknown }).__config = value;
+    }, config);
+    if (prepare) await p.evaluate(prepare);
+    if (popup) {
+      const [opened] = await Promise.all([p.waitForEvent("popup"), p.click("#signin")]);
+      await popup(opened);
+    } else await p.click("#signin");
+    await p.waitForFunction(() => (globalThis as unknown as { __sent: unknown[] }).__sent.length > 0);
+    const messages = await sent(p);
+    expect(messages).toHaveLength(1);
+    return JSON.parse(messages[0]!.value) as unknown;
+  } finally {
+    await context.close();
+  }
+}
+
 describe("Unity WebGL .jslib plugin in Chromium", () => {
   it("hands { Success, Jwt, ErrorMessage, ErrorCode } to the C# callback after the popup login; the JWT validates", async () => {
     const messages = await signIn("approve");
@@ -164,6 +190,37 @@ describe("Unity WebGL .jslib plugin in Chromium", () => {
   it("a denial reaches C# as Success false with the SDK's message and the code access_denied", async () => {
     const [message] = await signIn("deny");
     expect(JSON.parse(message!.value)).toEqual({ Success: false, Jwt: null, ErrorMessage: "Login failed: access_denied", ErrorCode: "access_denied" });
+  });
+
+  it("closing the popup reaches C# as cancelled; no sign-in within TimeoutMs as timeout (the standalone login's codes)", async () => {
+    const [closed, late] = await Promise.all([
+      clickSignIn({ ClientId: clientId, RedirectUri: `${origin}/slotgate-callback.html`, SlotgateUrl: server.url }, async (popup) => {
+        await popup.waitForSelector("#email");
+        // The SDK trusts `closed` once the popup stayed on the service's page 1.5 s (before that a closed handle
+        // may be a Cross-Origin-Opener-Policy swap); a player reading the page and closing it takes longer.
+        await popup.waitForTimeout(2_000);
+        await popup.close();
+      }),
+      clickSignIn({ ClientId: clientId, RedirectUri: `${origin}/slotgate-callback.html`, SlotgateUrl: server.url, TimeoutMs: 1500 }, async () => {}),
+    ]);
+    expect(closed).toEqual({ Success: false, Jwt: null, ErrorMessage: "User closed the login window", ErrorCode: "cancelled" });
+    expect(late).toEqual({ Success: false, Jwt: null, ErrorMessage: "Login timeout", ErrorCode: "timeout" });
+  });
+
+  it("a blocked popup reaches C# as browser_open_failed; a config the SDK refuses as invalid_config", async () => {
+    const config = { ClientId: clientId, RedirectUri: `${origin}/slotgate-callback.html`, SlotgateUrl: server.url };
+    // A popup blocker makes window.open return null.
+    const blocked = await clickSignIn(config, null, () => {
+      (globalThis as unknown as { open: () => null }).open = () => null;
+    });
+    expect(blocked).toEqual({ Success: false, Jwt: null, ErrorMessage: "Popup blocked", ErrorCode: "browser_open_failed" });
+    const refused = await clickSignIn({ ...config, SlotgateUrl: "http://auth.example.com" }, null);
+    expect(refused).toEqual({
+      Success: false,
+      Jwt: null,
+      ErrorMessage: "slotgateUrl must use https (http is allowed only for localhost)",
+      ErrorCode: "invalid_config",
+    });
   });
 
   it("without the script-tag build on the page, C# hears what to add", async () => {

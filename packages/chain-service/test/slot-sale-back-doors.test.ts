@@ -255,6 +255,35 @@ describe("a slot sale leaves the seller nothing, whatever the seller set before 
     expect(await codeOf(h.service.exchangeSlotOwner(saleOf(w, state)))).toBe("slot_wallet_unsafe");
   });
 
+  it("refuses a wallet of the factory's implementation that is not restricted to slot calls (slot_wallet_unsafe, not_a_slot_wallet); nothing moves", async () => {
+    const w = await sellerWithSlot();
+    const owner = await ownerKeyOf(w.seller);
+    const wallet = connectAccount(w.slot, owner);
+    // The slot's wallet made unrestricted, as a user's W_SALT wallet is: its `isSlotWallet` flag (slot 0, packed after
+    // Initializable's two bytes and the owner's twenty) cleared; the implementation and the owner stay.
+    const packed = BigInt(await h.ctx.provider.getStorage(w.slot, 0n));
+    const cleared = packed & ~(0xffn << (22n * 8n));
+    await h.ctx.provider.send("anvil_setStorageAt", [w.slot, "0x0", `0x${cleared.toString(16).padStart(64, "0")}`]);
+    expect([await wallet.isSlotWallet(), getAddress(await wallet.owner())]).toEqual([false, owner.address]);
+    expect(await h.ctx.provider.getStorage(w.slot, IMPLEMENTATION_SLOT)).toBe(
+      `0x${(await h.ctx.contracts.factory.accountImplementation()).slice(2).toLowerCase().padStart(64, "0")}`,
+    );
+    // Unrestricted, it approves the seller on XOTN: a permission a sale would leave behind.
+    await (await wallet.execute(h.ctx.addresses.xotn, 0n, h.ctx.contracts.xotn.interface.encodeFunctionData("approve", [owner.address, MaxUint256]))).wait();
+    expect(await h.ctx.contracts.xotn.allowance(w.slot, owner.address)).toBe(MaxUint256);
+    const before = [...(await h.ctx.contracts.exchange.slot_info(w.cuid, BigInt(w.metaIdx)))];
+    const nonce = (await readOperationNonces(h.ctx.provider, h.ctx.addresses, w.slot)).nonce;
+
+    const state = `unrestricted-${randomBytes(4).toString("hex")}`;
+    const refused = (await h.service.exchangeSlotOwner(saleOf(w, state)).catch((e: unknown) => e)) as ChainServiceError;
+    expect([refused.code, refused.status, refused.details]).toEqual(["slot_wallet_unsafe", 409, { reason: "not_a_slot_wallet" }]);
+    expect([...(await h.ctx.contracts.exchange.slot_info(w.cuid, BigInt(w.metaIdx)))]).toEqual(before);
+    expect(getAddress(await connectAccount(w.slot, h.ctx.provider).owner())).toBe(owner.address);
+    expect((await readOperationNonces(h.ctx.provider, h.ctx.addresses, w.slot)).nonce, "no operation was signed").toBe(nonce);
+    expect(await h.service.slotInfo(w.cuid, w.metaIdx)).toMatchObject({ owner_user_id: String(w.seller.uuid) });
+    expect(await codeOf(h.service.exchangeSlotOwner(saleOf(w, state)))).toBe("slot_wallet_unsafe");
+  });
+
   it("a deployment made before slot wallets were locked starts with a warning and refuses every sale (deployment_predates_lock); nothing moves", async () => {
     // A whole deployment of its own (its own keys, so its writers never share a nonce with the suite's),
     // whose factory is the one Slotgate deployed before issue 28.

@@ -100,6 +100,7 @@ async function setGameStatus(who: "seller" | "buyer", status: "login" | "logout"
   );
 }
 
+/** Signs a player up at the game through its loopback URI (the game client is a `game` client: the JWT comes in the redirect). */
 async function signUp(clientId: string, email: string): Promise<string> {
   const res = await signUpPlayer(service.url, service.dataDir, {
     client_id: clientId,
@@ -112,10 +113,31 @@ async function signUp(clientId: string, email: string): Promise<string> {
   return new URL(res.headers.get("location")!).searchParams.get("jwt")!;
 }
 
-async function registerClient(devToken: string, name: string, redirectUris: string[]): Promise<{ client_id: string; client_secret: string }> {
+/** Signs a player up at the marketplace (a web client) in popup mode, as its login popup does: the JWT is on the result page. */
+async function signUpAtMarket(clientId: string, redirectUri: string, email: string): Promise<string> {
+  const res = await signUpPlayer(service.url, service.dataDir, {
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    state: `s-${randomBytes(4).toString("hex")}`,
+    email,
+    password: PASSWORD,
+    display: "popup",
+  });
+  expect(res.status).toBe(200);
+  const result = JSON.parse(/id="slotgate-result">([^<]+)</.exec(await res.text())![1]!) as { messages: Array<{ type: string; data: string }> };
+  expect(result.messages[0]?.type).toBe("success");
+  return result.messages[0]!.data;
+}
+
+async function registerClient(
+  devToken: string,
+  name: string,
+  redirectUris: string[],
+  platform: "web" | "game",
+): Promise<{ client_id: string; client_secret: string }> {
   const res = await post(
     "/v1/dev-user/clients",
-    { name, redirect_uris: redirectUris, download_url: "https://game.example/download", web_url: "https://game.example/", platform: "web", blockchain: true },
+    { name, redirect_uris: redirectUris, download_url: "https://game.example/download", web_url: "https://game.example/", platform, blockchain: true },
     { authorization: `Bearer ${devToken}` },
   );
   expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -139,18 +161,19 @@ beforeAll(async () => {
   loopback = `http://127.0.0.1:${await freeLoopbackPort()}/callback`;
   const dev = await post("/v1/dev-user/signup", { email: `dev-${randomBytes(4).toString("hex")}@example.test`, password: "dev-password-123" });
   // The game: its own client (a blockchain client that registers the cuid) and its own backend.
-  const gameClient = await registerClient(String(dev.body["token"]), "The game", [`http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`, loopback]);
+  const gameClient = await registerClient(String(dev.body["token"]), "The game", [`http://127.0.0.1:${gamePort}${GAME_CALLBACK_PATH}`, loopback], "game");
   gameClientId = gameClient.client_id;
   tokens = new ContentTokenClient({ authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
   const provider = await tokens.registerProvider({ cuid: CUID, release_per: 20, owner_addr: PROVIDER_OWNER });
   spendKey = { key: provider.aes_key!, iv: provider.aes_iv! };
   game = await startGameBackend({ port: gamePort, authServerUrl: service.url, clientId: gameClient.client_id, clientSecret: gameClient.client_secret });
   // The marketplace: its own client (a blockchain client without a cuid: signing in gives a player a wallet, no slot).
-  const marketClient = await registerClient(String(dev.body["token"]), "Marketplace", [
-    `${marketOrigin}/slotgate-callback.html`,
-    `${marketOrigin}/api/slotgate/callback`,
-    loopback,
-  ]);
+  const marketClient = await registerClient(
+    String(dev.body["token"]),
+    "Marketplace",
+    [`${marketOrigin}/slotgate-callback.html`, `${marketOrigin}/api/slotgate/callback`],
+    "web",
+  );
   market = await startMarketplace({
     port: marketPort,
     env: {
@@ -182,11 +205,12 @@ beforeAll(async () => {
   const marketJwts = {
     seller: await signInPlayer(service.url, service.dataDir, {
       client_id: marketClient.client_id,
-      redirect_uri: loopback,
+      redirect_uri: popupPage,
+      display: "popup",
       email: sellerEmail,
       password: PASSWORD,
     }),
-    buyer: await signUp(marketClient.client_id, buyerEmail),
+    buyer: await signUpAtMarket(marketClient.client_id, popupPage, buyerEmail),
   };
   for (const who of ["seller", "buyer"] as const) {
     const browser = browserSession(market.origin);

@@ -13,7 +13,7 @@ import { SessionStore } from "./sessions.js";
 export const CALLBACK_PATH = "/api/slotgate/callback";
 /**
  * Path of the popup's redirect page (client SDK `handleLoginCallback`); registered as a redirect URI.
- * Not `/callback`: the service treats `http://127.0.0.1:<port>/callback` as a desktop loopback redirect.
+ * (`http://127.0.0.1:<port>/callback` would work too: for a web client it is an ordinary redirect URI.)
  */
 export const POPUP_REDIRECT_PATH = "/slotgate-callback.html";
 

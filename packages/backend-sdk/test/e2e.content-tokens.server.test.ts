@@ -93,7 +93,7 @@ beforeAll(async () => {
       redirect_uris: [loopbackUri],
       download_url: "https://game.example/download",
       web_url: "https://game.example/",
-      platform: "web",
+      platform: "game", // the player signs in through the game's loopback URI (the JWT redirect of spec 4.14)
       blockchain: true,
     },
     { authorization: `Bearer ${String(dev.body.token)}` },

@@ -85,7 +85,7 @@ beforeAll(async () => {
       redirect_uris: [redirectUri, loopbackUri],
       download_url: "https://game.example/download",
       web_url: "https://game.example/",
-      platform: "web",
+      platform: "game", // the player signs in through the game's loopback URI (the JWT redirect of spec 4.14)
       blockchain: false,
     },
   });
@@ -171,7 +171,7 @@ describe("backend SDK against the reference server", () => {
         redirect_uris: [redirectUri, loopbackUri],
         download_url: "https://game.example/download",
         web_url: "https://game.example/",
-        platform: "web",
+        platform: "game", // the player signs in through the game's loopback URI (the JWT redirect of spec 4.14)
         grant_types: ["refresh_token"],
       },
     });

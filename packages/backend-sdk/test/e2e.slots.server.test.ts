@@ -68,7 +68,7 @@ beforeAll(async () => {
       redirect_uris: [loopbackUri, `${callbackServer.origin}/slotgate/callback`],
       download_url: "https://game.example/download",
       web_url: "https://game.example/",
-      platform: "web",
+      platform: "game", // the player signs in through the game's loopback URI (the JWT redirect of spec 4.14)
       blockchain: true,
     },
     String(dev.body.token),

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type ClientRegistrationRequest, type ClientRegistrationResponse, PATHS, type TokenResponse } from "@slotgate/protocol";
+import { type ClientRegistrationRequest, type ClientRegistrationResponse, loopbackJwtRedirect, PATHS, type TokenResponse } from "@slotgate/protocol";
 import { type AnyEndpoint, ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { devUserLoginResponseSchema, tokenResponseSchema } from "@slotgate/protocol/schemas";
 import { expect } from "vitest";
@@ -61,6 +61,11 @@ export interface ConformanceContext {
     chain: RegisteredClient;
     /** Game client with a loopback redirect URI. */
     loopback: RegisteredClient;
+    /**
+     * Web client whose redirect URI has the loopback shape `http://127.0.0.1:{port}/callback` (a web app run
+     * locally): an ordinary redirect URI, never the loopback JWT redirect of a desktop or game client.
+     */
+    localWeb: RegisteredClient;
     /** Backend client whose redirect URI is the suite's callback receiver; `blockchain: true`. */
     backend: RegisteredClient;
     /** Console client registered for the device grant (RFC 8628); used as a public client. */
@@ -198,6 +203,13 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
         blockchain: false,
         ...common,
       }),
+      localWeb: await register({
+        name: "Conformance Local Web",
+        redirect_uris: [`http://127.0.0.1:${loopbackPort + 2}/callback`],
+        platform: "web",
+        blockchain: false,
+        ...common,
+      }),
       backend: await register({ name: "Conformance Backend", redirect_uris: [receiver.url], platform: "web", blockchain: true, ...common }),
       device: await register({
         name: "Conformance Console",
@@ -279,7 +291,7 @@ export async function createConformanceContext(target: ConformanceTarget): Promi
 
     const userJwt: ConformanceContext["userJwt"] = async (client, user) => {
       const state = unique("state");
-      const loopback = client.redirect_uris.find((u) => /^http:\/\/127\.0\.0\.1:\d+\/callback$/.test(u));
+      const loopback = client.redirect_uris.find((u) => loopbackJwtRedirect(client, u));
       if (loopback) {
         const res = await approve({ client_id: client.client_id, redirect_uri: loopback, response_type: "code", state }, user);
         const jwt = new URL(res.headers.get("location") ?? "http://x/").searchParams.get("jwt");

@@ -46,6 +46,7 @@ export {
   authorizeShowsLoginForm,
   authorizeSignupProvesMailbox,
   authorizeSignupRejectsTakenEmail,
+  authorizeWebClientLoopbackUriIsOrdinary,
 } from "./checks/authorize.js";
 export {
   codeIsBoundToClient,

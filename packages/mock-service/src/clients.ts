@@ -5,11 +5,6 @@ import { HttpError } from "./http/http-error.js";
 import { safeEqual } from "./random.js";
 import type { ClientRecord } from "./state.js";
 
-/** Whether a redirect URI is an RFC 8252 loopback URI of the form `http://127.0.0.1:<port>/callback`. */
-export function isLoopbackUri(uri: string): boolean {
-  return /^http:\/\/127\.0\.0\.1:\d{1,5}\/callback$/.test(uri);
-}
-
 /** Whether `uri` equals one of the client's registered redirect URIs character for character. */
 export function isRegisteredRedirectUri(ctx: MockContext, client: ClientRecord, uri: string): boolean {
   if (ctx.faults.looseRedirectUri) {

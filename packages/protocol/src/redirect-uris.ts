@@ -1,3 +1,5 @@
+import type { PlatformType } from "./types/dev-user.js";
+
 /**
  * How a client authenticates at the token endpoint (RFC 7591 `token_endpoint_auth_method`), chosen at
  * registration. `client_secret_basic` (the default) is a confidential client: it holds a secret and sends
@@ -78,4 +80,34 @@ export function redirectUriAllowed(
     const registered = loopbackParts(uri);
     return registered !== null && registered.host === wanted.host && registered.rest === wanted.rest;
   });
+}
+
+/** The loopback redirect of the native login of spec 4.14: `http://127.0.0.1:{port}/callback` or `http://[::1]:{port}/callback`. */
+const NATIVE_LOOPBACK_URI = /^http:\/\/(127\.0\.0\.1|\[::1\]):[0-9]{1,5}\/callback$/;
+
+/**
+ * Whether an approved authorize request redirects to `redirectUri` with the user JWT in the query (`jwt`,
+ * `state`): the loopback login of a native desktop or game build (spec 4.14, RFC 8252). Only a confidential
+ * client registered with `platform` `desktop` or `game` gets it, and only on a redirect URI of the form
+ * `http://127.0.0.1:{port}/callback` (or `[::1]`). A `web` client's URI of that shape (a web app run locally) is
+ * an ordinary redirect URI: a code, or the popup result, as for any web client; a public client
+ * (`token_endpoint_auth_method: "none"`) always gets a code bound to its PKCE challenge
+ * (docs/decisions/oauth-trust-boundaries.md, docs/decisions/game-clients.md).
+ *
+ * @param client - the registered `platform` and `token_endpoint_auth_method` (absent: confidential)
+ * @param redirectUri - the `redirect_uri` of the request
+ * @example
+ * ```ts
+ * import { loopbackJwtRedirect } from "@slotgate/protocol";
+ * loopbackJwtRedirect({ platform: "game" }, "http://127.0.0.1:7777/callback"); // true
+ * loopbackJwtRedirect({ platform: "web" }, "http://127.0.0.1:3000/callback"); // false: a code or the popup result
+ * loopbackJwtRedirect({ platform: "game", token_endpoint_auth_method: "none" }, "http://127.0.0.1:7777/callback"); // false: a code
+ * ```
+ */
+export function loopbackJwtRedirect(
+  client: { platform: PlatformType; token_endpoint_auth_method?: TokenEndpointAuthMethod | undefined },
+  redirectUri: string,
+): boolean {
+  if (client.platform !== "desktop" && client.platform !== "game") return false;
+  return client.token_endpoint_auth_method !== "none" && NATIVE_LOOPBACK_URI.test(redirectUri);
 }

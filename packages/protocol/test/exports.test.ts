@@ -19,6 +19,7 @@ describe("public surface", () => {
         "isErrorCode",
         "isLoopbackIpRedirectUri",
         "isPendingWrite",
+        "loopbackJwtRedirect",
         "popupResultPayload",
         "redirectUriAllowed",
         "walletResultPayload",

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isLoopbackIpRedirectUri, redirectUriAllowed } from "../src/index.js";
+import { isLoopbackIpRedirectUri, loopbackJwtRedirect, redirectUriAllowed } from "../src/index.js";
 import { clientRegistrationSchema } from "../src/schemas.js";
 
 const game = { redirect_uris: ["http://127.0.0.1/callback", "http://[::1]/cb?app=1"], token_endpoint_auth_method: "none" as const };
@@ -88,5 +88,28 @@ describe("public client registration", () => {
       grant_types: ["urn:ietf:params:oauth:grant-type:device_code"],
     });
     expect(parsed.grant_types).toEqual(["authorization_code", "urn:ietf:params:oauth:grant-type:device_code"]);
+  });
+});
+
+describe("the loopback JWT redirect (spec 4.14): a confidential desktop or game client's http://127.0.0.1:{port}/callback only", () => {
+  it("is taken by desktop and game clients on 127.0.0.1 or [::1] with a port and the path /callback", () => {
+    for (const platform of ["desktop", "game"] as const) {
+      for (const uri of ["http://127.0.0.1:7777/callback", "http://[::1]:1/callback"]) expect(loopbackJwtRedirect({ platform }, uri), uri).toBe(true);
+      for (const uri of ["http://127.0.0.1/callback", "http://127.0.0.1:7777/cb", "http://localhost:7777/callback", "https://127.0.0.1:7777/callback"]) {
+        expect(loopbackJwtRedirect({ platform }, uri), uri).toBe(false);
+      }
+      expect(loopbackJwtRedirect({ platform, token_endpoint_auth_method: "none" }, "http://127.0.0.1:7777/callback"), "a public client gets a code").toBe(
+        false,
+      );
+    }
+  });
+
+  it("never for a web client, whatever the URI", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 65535 }), fc.constantFrom("127.0.0.1", "[::1]"), (port, host) => {
+        expect(loopbackJwtRedirect({ platform: "web" }, `http://${host}:${port}/callback`)).toBe(false);
+        expect(loopbackJwtRedirect({ platform: "game" }, `http://${host}:${port}/callback`)).toBe(true);
+      }),
+    );
   });
 });

@@ -243,7 +243,7 @@ export async function authorizePageDenyRedirectsAccessDenied(ctx: ConformanceCon
   expect(params.get("code")).toBeNull();
 }
 
-/** Loopback mode: approve redirects with a user JWT and state; deny with access_denied. */
+/** Loopback mode (a desktop or game client's `http://127.0.0.1:{port}/callback`): approve redirects with a user JWT and state; deny with access_denied. */
 export async function authorizeLoopbackRedirectsWithJwt(ctx: ConformanceContext): Promise<void> {
   const { loopback } = ctx.clients;
   const { alice } = ctx.users;
@@ -277,6 +277,69 @@ export async function authorizeLoopbackRedirectsWithJwt(ctx: ConformanceContext)
 interface PopupResult {
   targetOrigin: string;
   messages: { from: string; type: string; data: string; state: string }[];
+}
+
+/**
+ * A web client's `http://127.0.0.1:{port}/callback` (a web app run locally) is an ordinary redirect URI, not the
+ * loopback JWT redirect of a desktop or game client (spec 4.14): approve redirects with a code and state, never a
+ * `jwt`, and the code exchanges with the client's secret; `display=popup` answers the popup result page posting to
+ * that origin; and as on any code redirect, PKCE S256 stands in for `state`.
+ */
+export async function authorizeWebClientLoopbackUriIsOrdinary(ctx: ConformanceContext): Promise<void> {
+  const { localWeb } = ctx.clients;
+  const { alice } = ctx.users;
+  const query = baseQuery(localWeb, ctx.unique("state"));
+  const page = await ctx.openAuthorize(query);
+  const res = await ctx.submitAuthorize(
+    { ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
+    page.csrfCookie ?? "",
+  );
+  expect(res.status).toBe(302);
+  expect((res.headers.get("location") ?? "").startsWith(`${localWeb.redirect_uri}?`)).toBe(true);
+  const params = locationParams(res);
+  expect(params.get("jwt"), "no user JWT in a web client's redirect").toBeNull();
+  expect(params.get("state")).toBe(query.state);
+  const code = params.get("code") ?? "";
+  expect(code).toMatch(/^.{16,}$/);
+  await expectOk(await ctx.exchange(localWeb, code), tokenResponseSchema, 200, "the code exchanges with the secret");
+
+  const popupQuery: Record<string, string> = { ...baseQuery(localWeb, ctx.unique("state")), display: "popup" };
+  const popupPage = await ctx.openAuthorize(popupQuery);
+  const popup = await ctx.submitAuthorize(
+    { ...popupQuery, csrf_token: popupPage.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
+    popupPage.csrfCookie ?? "",
+  );
+  expect(popup.status, "display=popup: the result page, not a redirect").toBe(200);
+  expect(popup.headers.get("location")).toBeNull();
+  const result = JSON.parse(scriptById(await popup.text(), "slotgate-result") ?? "{}") as PopupResult;
+  expect(result.targetOrigin).toBe(new URL(localWeb.redirect_uri).origin);
+  expect(result.messages[0]).toMatchObject({ type: "success", state: popupQuery["state"] });
+  expect(await (await ctx.validate(result.messages[0]?.data ?? "")).json()).toMatchObject({ client_id: localWeb.client_id, token_use: "user_jwt" });
+
+  const verifier = pkceVerifier();
+  const pkceQuery: Record<string, string> = {
+    client_id: localWeb.client_id,
+    redirect_uri: localWeb.redirect_uri,
+    response_type: "code",
+    code_challenge: await pkceChallenge(verifier),
+    code_challenge_method: "S256",
+  };
+  const pkcePage = await ctx.openAuthorize(pkceQuery);
+  expect(pkcePage.response.status, "PKCE S256 without state: the sign-in form").toBe(200);
+  const pkce = await ctx.submitAuthorize(
+    { ...pkceQuery, csrf_token: pkcePage.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
+    pkcePage.csrfCookie ?? "",
+  );
+  expect(pkce.status).toBe(302);
+  const pkceParams = locationParams(pkce);
+  expect(pkceParams.has("state"), "no state parameter in the redirect").toBe(false);
+  expect(pkceParams.get("jwt")).toBeNull();
+  await expectOk(
+    await ctx.exchange(localWeb, pkceParams.get("code") ?? "", { code_verifier: verifier }),
+    tokenResponseSchema,
+    200,
+    "exchange with the verifier",
+  );
 }
 
 /** Popup mode: a result page that posts both brands' messages to the opener with the exact target origin. */
@@ -393,6 +456,7 @@ export const authorizeChecks: CheckGroup = {
   "page approve -> 302 redirect_uri?code&state": authorizePageApproveRedirectsWithCode,
   "page deny -> 302 error=access_denied with state": authorizePageDenyRedirectsAccessDenied,
   "loopback approve -> 302 with jwt and state; deny -> access_denied": authorizeLoopbackRedirectsWithJwt,
+  "a web client's http://127.0.0.1:{port}/callback -> code (popup: result page), never jwt": authorizeWebClientLoopbackUriIsOrdinary,
   "popup -> result page posting both brands to the exact origin": authorizePopupPostsResult,
   "POST re-validates redirect_uri and state": authorizePostRevalidatesParams,
   "signup with a taken email does not log in": authorizeSignupRejectsTakenEmail,

@@ -1,8 +1,8 @@
-import { type ErrorCode, LIMITS } from "@slotgate/protocol";
+import { type ErrorCode, LIMITS, loopbackJwtRedirect } from "@slotgate/protocol";
 import { ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { authorizeQuerySchema, authorizeStateRequired, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
-import { isLoopbackUri, requireClient, requireRegisteredRedirectUri } from "../clients.js";
+import { activeClient, requireClient, requireRegisteredRedirectUri } from "../clients.js";
 import { issueCode } from "../codes.js";
 import { type MockContext, endpointUrl } from "../context.js";
 import { queryRecord, readParams, validate } from "../http/body.js";
@@ -34,11 +34,20 @@ function pick(record: Record<string, unknown>): AuthorizeParams {
   return out;
 }
 
+/**
+ * Whether the request ends in the loopback redirect with the user JWT: a confidential desktop or game client's
+ * `http://127.0.0.1:{port}/callback` (spec 4.14). A web client's URI of that shape gets a code or the popup result.
+ */
+function jwtRedirect(client: ClientRecord | undefined, params: AuthorizeParams): boolean {
+  return client !== undefined && loopbackJwtRedirect(client, params.redirect_uri ?? "");
+}
+
 /** The contract's checks of the authorize parameters, in order. */
 function checkParams(ctx: MockContext, params: AuthorizeParams): ClientRecord {
   // `state` may be left out only when PKCE S256 guards a code redirect (the server's rule, one copy in the protocol).
   const missing: string[] = REQUIRED.filter((name) => !params[name]);
-  if (!params.state && authorizeStateRequired(params, isLoopbackUri(params.redirect_uri ?? ""))) missing.push("state");
+  const known = params.client_id ? activeClient(ctx, params.client_id) : undefined;
+  if (!params.state && authorizeStateRequired(params, jwtRedirect(known, params))) missing.push("state");
   if (missing.length > 0) {
     throw new HttpError("ERR_MISSING_PARAMS", { message: `The login URL lacks ${missing.join(", ")}.` });
   }
@@ -76,18 +85,19 @@ function formAgain(args: { params: AuthorizeParams; csrf: string; client: Client
   );
 }
 
-async function outcome(ctx: MockContext, params: AuthorizeParams, user: EndUserRecord | null): Promise<Response> {
+async function outcome(ctx: MockContext, params: AuthorizeParams, client: ClientRecord, user: EndUserRecord | null): Promise<Response> {
   const redirectUri = params.redirect_uri!;
+  const loopbackJwt = jwtRedirect(client, params);
   // Absent only on a PKCE S256 code redirect: the answer then carries no `state` at all.
   const state = params.state || undefined;
   const denied = { error: "access_denied", error_description: "The user denied the authorization request.", state };
-  if (params.display === "popup" && !isLoopbackUri(redirectUri)) {
+  if (params.display === "popup" && !loopbackJwt) {
     const data = user ? await issueUserJwt(ctx, user.user_id, params.client_id!) : "access_denied";
     const targetOrigin = ctx.faults.popupWildcardOrigin ? "*" : new URL(redirectUri).origin;
     return html(popupResultPage({ targetOrigin, redirectUri, type: user ? "success" : "fail", data, state: state ?? "" }));
   }
   if (!user) return redirect(withQuery(redirectUri, denied));
-  if (isLoopbackUri(redirectUri)) {
+  if (loopbackJwt) {
     return redirect(withQuery(redirectUri, { jwt: await issueUserJwt(ctx, user.user_id, params.client_id!), state }));
   }
   const code = issueCode(ctx, {
@@ -143,7 +153,7 @@ async function mailboxStep(ctx: MockContext, params: AuthorizeParams, client: Cl
     password: pending.password,
   };
   ctx.state.endUsers.set(user.user_id, user);
-  return outcome(ctx, params, user);
+  return outcome(ctx, params, client, user);
 }
 
 /** `GET` and `POST /oauth/authorize`: login / consent page, page redirect, loopback redirect and popup result. */
@@ -180,7 +190,7 @@ export function authorizeHandlers(ctx: MockContext) {
       } catch (error) {
         return failure(request, error);
       }
-      if (form["decision"] === "deny") return outcome(ctx, params, null);
+      if (form["decision"] === "deny") return outcome(ctx, params, client, null);
       const csrf = String(form["csrf_token"] ?? "");
       // The mailbox step, as the real service: sign-up mails a code; the account exists once it comes back.
       if (typeof form["challenge"] === "string" && form["challenge"] !== "") return mailboxStep(ctx, params, client, csrf, form);
@@ -188,7 +198,7 @@ export function authorizeHandlers(ctx: MockContext) {
       const signedIn = await signInOrSignUp(ctx, form);
       if (!signedIn.user) return formAgain({ params, csrf, client, error: signedIn.error, email: signedIn.email, status: signedIn.status });
       const user = signedIn.user;
-      return outcome(ctx, params, user);
+      return outcome(ctx, params, client, user);
     }),
   ];
 }

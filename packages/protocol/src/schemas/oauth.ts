@@ -30,7 +30,7 @@ export const authorizeQuerySchema = z.object({
   state: text(512)
     .optional()
     .describe(
-      "CSRF token, echoed back. Required unless the request carries PKCE S256 and ends in a code redirect (not popup, not a confidential client's loopback JWT redirect).",
+      "CSRF token, echoed back. Required unless the request carries PKCE S256 and ends in a code redirect (not popup, not the loopback JWT redirect of a confidential desktop or game client).",
     ),
   display: z.enum(["page", "popup"]).optional(),
   prompt: text(64).optional().describe("none: silent renewal (display=popup, in a hidden iframe); other OpenID Connect values (login, consent …) are ignored"),
@@ -50,13 +50,14 @@ export const STATE_REQUIRED_MESSAGE =
  * Whether an authorize request must carry `state`. OAuth 2.1 and RFC 9700 (sections 2.1.1 and 4.7.1)
  * let PKCE S256 stand in for `state` as the CSRF defence, because the code it protects is useless
  * without the verifier held by the client that started the flow. That holds only when the request
- * ends in a code redirect (`display=page`, or a public client's loopback redirect): the popup mode and a
- * confidential client's loopback redirect hand over the user JWT itself, which no verifier guards, so they
+ * ends in a code redirect (`display=page`, a web client's redirect, or a public client's loopback redirect): the
+ * popup mode and a confidential desktop or game client's loopback redirect hand over the user JWT itself, which no verifier guards, so they
  * keep requiring `state` (docs/decisions/oauth-trust-boundaries.md, docs/decisions/game-clients.md).
  *
  * @param query - the raw authorize parameters (`display`, `code_challenge`, `code_challenge_method`)
- * @param loopbackRedirect - whether the request ends in a loopback redirect that carries the user JWT (an
- * RFC 8252 loopback `redirect_uri` of a confidential client; a public client's loopback redirect carries a code)
+ * @param loopbackRedirect - whether the request ends in a loopback redirect that carries the user JWT
+ * (`loopbackJwtRedirect`: a confidential desktop or game client's `http://127.0.0.1:{port}/callback`; a web
+ * client's URI of that shape and a public client's loopback redirect carry a code)
  * @returns true when a request without `state` must be refused with ERR_MISSING_PARAMS
  *
  * @example

@@ -10,8 +10,8 @@ export interface AuthorizeQuery {
   /**
    * CSRF token, echoed back (and left out of the answer when absent). Optional only when the request
    * carries PKCE S256 and ends in a code redirect (a public client's loopback redirect included);
-   * required for the popup mode, a confidential client's loopback (JWT) redirect and without PKCE
-   * (ERR_MISSING_PARAMS without it). The Slotgate SDKs always send it.
+   * required for the popup mode, the loopback (JWT) redirect of a confidential desktop or game client
+   * (`loopbackJwtRedirect`) and without PKCE (ERR_MISSING_PARAMS without it). The Slotgate SDKs always send it.
    */
   state?: string;
   /** `popup`: the result is posted to `window.opener` instead of a redirect (client SDK). */

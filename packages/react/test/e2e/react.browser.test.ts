@@ -40,7 +40,6 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
   appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
   [service, browser] = await Promise.all([startReferenceServer({ chain: "off", timeoutMs: 100_000 }), chromium.launch(chromiumLaunchOptions())]);
-  // Not /callback: on 127.0.0.1 that is the loopback URI of a native app, which gets the JWT in the query.
   const redirectUri = `${appOrigin}/auth/callback`;
   const { clientId } = await registerWebClient(service.url, { name: "react e2e", redirectUris: [redirectUri] });
   const config = { slotgateUrl: service.url, clientId, redirectUri };

@@ -96,34 +96,49 @@ export async function signUpPlayer(baseUrl: string, dataDir: string, options: Si
 }
 
 /**
- * Signs an existing player in through the authorize form in loopback mode (as a native game or a test does) and
- * answers the user JWT the service redirects with; when the service asks for the mailbox step, reads the code from
- * the development mailbox in `dataDir`. The counterpart of {@link signUpPlayer} for an account that exists.
+ * Signs an existing player in through the authorize form and answers the user JWT the service hands over: from
+ * the loopback redirect (`jwt`) of a client registered with `platform` `desktop` or `game` on its
+ * `http://127.0.0.1:{port}/callback` (as a native game does), or, with `display: "popup"`, from the popup result
+ * page (as the client SDK's popup does; any confidential client, a web client's included). A web client's
+ * loopback-shaped URI without `display: "popup"` ends in a code, not a JWT, and is refused here. When the service
+ * asks for the mailbox step, reads the code from the development mailbox in `dataDir`. The counterpart of
+ * {@link signUpPlayer} for an account that exists.
  *
  * @example
  * ```ts
  * const jwt = await signInPlayer(server.url, server.dataDir, { client_id, redirect_uri: "http://127.0.0.1:7777/callback", email, password });
+ * const webJwt = await signInPlayer(server.url, server.dataDir, { client_id: web, redirect_uri: "https://app.example/cb", display: "popup", email, password });
  * ```
  */
 export async function signInPlayer(
   baseUrl: string,
   dataDir: string,
-  options: { client_id: string; redirect_uri: string; email: string; password: string },
+  options: { client_id: string; redirect_uri: string; email: string; password: string; display?: "page" | "popup" },
 ): Promise<string> {
   const post = await authorizeForm(baseUrl, {
     client_id: options.client_id,
     redirect_uri: options.redirect_uri,
     response_type: "code",
     state: `sign-in-${Date.now()}`,
+    ...(options.display ? { display: options.display } : {}),
   });
   const before = lastMailTo(dataDir, options.email);
   let res = await post({ email: options.email, password: options.password });
-  if (res.status === 200) {
-    const challenge = /name="challenge" value="([^"]+)"/.exec(await res.text())?.[1];
-    if (!challenge) throw new Error("sign-in answered 200 without the mailbox step");
+  let html = res.status === 200 ? await res.text() : "";
+  const challenge = /name="challenge" value="([^"]+)"/.exec(html)?.[1];
+  if (challenge) {
     res = await post({ challenge, otp: await waitForMailedCode(dataDir, options.email, before === undefined ? {} : { after: before }) });
+    html = res.status === 200 ? await res.text() : "";
   }
-  const jwt = res.status === 302 ? new URL(res.headers.get("location") ?? "").searchParams.get("jwt") : null;
+  const jwt = res.status === 302 ? new URL(res.headers.get("location") ?? "").searchParams.get("jwt") : popupJwt(html);
   if (!jwt) throw new Error(`sign-in answered ${res.status} without a JWT`);
   return jwt;
+}
+
+/** The user JWT of a popup result page (`script#slotgate-result`, its first message on success), or null. */
+function popupJwt(html: string): string | null {
+  const json = /<script type="application\/json" id="slotgate-result">([^<]+)<\/script>/.exec(html)?.[1];
+  if (!json) return null;
+  const first = (JSON.parse(json) as { messages?: Array<{ type?: string; data?: string }> }).messages?.[0];
+  return first?.type === "success" && first.data ? first.data : null;
 }

@@ -1,15 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserSession, randomEmail, registerClient } from "../support/flows.js";
+import { BrowserSession, exchange, pkce, randomEmail, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 
 let server: TestServer;
 let client: Awaited<ReturnType<typeof registerClient>>;
+/** Confidential native clients (spec 4.14): their `http://127.0.0.1:{port}/callback` is the loopback JWT redirect. */
+const natives: Record<"game" | "desktop", Awaited<ReturnType<typeof registerClient>>> = {} as never;
 const WEB = "https://app.example/callback?tab=1";
+/** On the web client: a web app run locally, an ordinary redirect URI (a code, or the popup result). */
 const LOOPBACK = "http://127.0.0.1:53682/callback";
+const GAME_LOOPBACK = "http://127.0.0.1:53683/callback";
 
 beforeAll(async () => {
   server = await startTestServer();
   client = await registerClient(server.url, { redirect_uris: [WEB, LOOPBACK, "https://popup.example:8443/done"] });
+  natives.game = await registerClient(server.url, { platform: "game", redirect_uris: [GAME_LOOPBACK] });
+  natives.desktop = await registerClient(server.url, { platform: "desktop", redirect_uris: [GAME_LOOPBACK] });
 });
 afterAll(async () => server?.close());
 
@@ -213,8 +219,8 @@ describe("POST /oauth/authorize", () => {
     expect(denied.messages[0]).toMatchObject({ type: "fail", data: "access_denied" });
   });
 
-  it("loopback mode: redirects to the registered loopback URI with jwt and state", async () => {
-    const params = { ...base(), redirect_uri: LOOPBACK };
+  it.each(["game", "desktop"] as const)("loopback mode: a %s client is redirected to its loopback URI with jwt and state", async (platform) => {
+    const params = { ...base(), client_id: natives[platform].client_id, redirect_uri: GAME_LOOPBACK };
     const browser = new BrowserSession(server.url);
     const page = await browser.open(params);
     const res = await browser.submitWithMailbox({
@@ -227,8 +233,9 @@ describe("POST /oauth/authorize", () => {
     });
     expect(res.status).toBe(302);
     const loc = new URL(res.location!);
-    expect(`${loc.origin}${loc.pathname}`).toBe(LOOPBACK);
+    expect(`${loc.origin}${loc.pathname}`).toBe(GAME_LOOPBACK);
     expect(loc.searchParams.get("state")).toBe("st-123");
+    expect(loc.searchParams.get("code")).toBeNull();
     const jwt = loc.searchParams.get("jwt")!;
     const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${jwt}` } });
     const body = (await validate.json()) as { expires_at: string; token_use: string };
@@ -236,6 +243,98 @@ describe("POST /oauth/authorize", () => {
     const days = (new Date(body.expires_at).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(6.99);
     expect(days).toBeLessThanOrEqual(7);
+  });
+});
+
+/** Parses the popup result page's JSON (the messages posted to the opener). */
+function popupResult(html: string): { targetOrigin: string; messages: Array<{ from: string; type: string; data: string; state: string }> } {
+  return JSON.parse(/<script type="application\/json" id="slotgate-result">([^<]+)<\/script>/.exec(html)![1]!);
+}
+
+describe("a loopback-shaped redirect URI carries the JWT only for a desktop or game client", () => {
+  const signUp = async (params: Record<string, string>) => {
+    const browser = new BrowserSession(server.url);
+    const page = await browser.open(params);
+    expect(page.status).toBe(200);
+    const email = randomEmail("local-web");
+    const res = await browser.submitWithMailbox({
+      ...params,
+      csrf_token: page.csrf,
+      email,
+      password: "user-password-1",
+      decision: "approve",
+      intent: "signup",
+    });
+    return { res, browser, page };
+  };
+
+  it("a web client's http://127.0.0.1:{port}/callback gets a code and state (page mode), never a jwt; the code redeems with the secret", async () => {
+    const params = { ...base(), redirect_uri: LOOPBACK };
+    const { res } = await signUp(params);
+    expect(res.status).toBe(302);
+    const loc = new URL(res.location!);
+    expect(`${loc.origin}${loc.pathname}`).toBe(LOOPBACK);
+    expect(loc.searchParams.get("jwt")).toBeNull();
+    expect(loc.searchParams.get("state")).toBe("st-123");
+    const code = loc.searchParams.get("code")!;
+    expect(code).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const token = await exchange(server.url, { ...client, redirect_uris: [LOOPBACK] }, code);
+    expect(token.status).toBe(200);
+    expect(token.json).toMatchObject({ token_type: "Bearer" });
+    expect(
+      res.headers.getSetCookie().some((c) => c.startsWith("slotgate_session_")),
+      "a web client's approval starts the browser session",
+    ).toBe(true);
+  });
+
+  it("a web client's loopback-shaped URI with display=popup answers the popup result page for that origin", async () => {
+    const params = { ...base(), redirect_uri: LOOPBACK, display: "popup" };
+    const { res, browser, page } = await signUp(params);
+    expect(res.status).toBe(200);
+    expect(res.location).toBeNull();
+    const result = popupResult(res.html);
+    expect(result.targetOrigin).toBe("http://127.0.0.1:53682");
+    expect(result.messages[0]).toMatchObject({ from: "slotgate", type: "success", state: "st-123" });
+    const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${result.messages[0]!.data}` } });
+    expect(await validate.json()).toMatchObject({ token_use: "user_jwt", client_id: client.client_id });
+    const deny = await browser.submit({ ...params, csrf_token: page.csrf, decision: "deny" });
+    expect(popupResult(deny.html).messages[0]).toMatchObject({ type: "fail", data: "access_denied" });
+  });
+
+  it("prompt=none is allowed on a web client's loopback-shaped URI (popup), refused on a game client's loopback URI", async () => {
+    const silent = (params: Record<string, string>) =>
+      fetch(`${server.url}/oauth/authorize?${new URLSearchParams({ ...params, display: "popup", prompt: "none" })}`, { redirect: "manual" });
+    const web = await silent({ ...base(), redirect_uri: LOOPBACK });
+    expect(web.status).toBe(200);
+    const answer = JSON.parse(/id="slotgate-result">(.*?)<\/script>/s.exec(await web.text())![1]!) as { targetOrigin: string; message: Record<string, string> };
+    expect(answer.targetOrigin).toBe("http://127.0.0.1:53682");
+    expect(answer.message).toMatchObject({ type: "fail", data: "login_required", state: "st-123" });
+    const game = await silent({ ...base(), client_id: natives.game.client_id, redirect_uri: GAME_LOOPBACK });
+    expect(game.status).toBe(400);
+    expect(await game.json()).toMatchObject({ error: "invalid_request", details: [expect.objectContaining({ path: "prompt" })] });
+  });
+
+  it("state: PKCE S256 stands in for it on a web client's loopback-shaped URI (a code redirect), not on a game client's (a JWT redirect)", async () => {
+    const { verifier, challenge } = pkce();
+    const noState = { client_id: client.client_id, redirect_uri: LOOPBACK, response_type: "code", code_challenge: challenge, code_challenge_method: "S256" };
+    const { res } = await signUp(noState);
+    expect(res.status).toBe(302);
+    const loc = new URL(res.location!);
+    expect(loc.searchParams.has("state")).toBe(false);
+    expect(loc.searchParams.get("jwt")).toBeNull();
+    const token = await exchange(server.url, { ...client, redirect_uris: [LOOPBACK] }, loc.searchParams.get("code")!, { code_verifier: verifier });
+    expect(token.status).toBe(200);
+    const game = await get({ ...noState, client_id: natives.game.client_id, redirect_uri: GAME_LOOPBACK });
+    expect(game.status).toBe(400);
+    expect(((await game.json()) as { error: string }).error).toBe("ERR_MISSING_PARAMS");
+  });
+
+  it("a game client that also sends display=popup still gets the loopback JWT redirect", async () => {
+    const { res } = await signUp({ ...base(), client_id: natives.game.client_id, redirect_uri: GAME_LOOPBACK, display: "popup" });
+    expect(res.status).toBe(302);
+    const loc = new URL(res.location!);
+    expect(loc.searchParams.get("jwt")!.split(".")).toHaveLength(3);
+    expect(loc.searchParams.get("code")).toBeNull();
   });
 });
 

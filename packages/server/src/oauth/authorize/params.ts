@@ -1,4 +1,4 @@
-import { type AuthorizeQuery, redirectUriAllowed } from "@slotgate/protocol";
+import { type AuthorizeQuery, loopbackJwtRedirect, redirectUriAllowed } from "@slotgate/protocol";
 import { authorizeQuerySchema, authorizeStateRequired, STATE_REQUIRED_MESSAGE } from "@slotgate/protocol/schemas";
 import type { Services } from "../../platform/app/services.js";
 import { SlotgateServerError } from "../../platform/http/errors.js";
@@ -20,9 +20,9 @@ const AUTHORIZE_PARAMS = [
 ] as const;
 
 /**
- * How the result is delivered: `page` redirects with a code (web backends, and a public client's loopback
- * redirect), `loopback` redirects a confidential client's loopback URI with the user JWT, `popup` posts
- * the user JWT to the opener.
+ * How the result is delivered: `page` redirects with a code (web clients, a public client's loopback
+ * redirect), `loopback` redirects a confidential desktop or game client's loopback URI with the user JWT
+ * (`loopbackJwtRedirect`), `popup` posts the user JWT to the opener.
  */
 export type AuthorizeMode = "page" | "popup" | "loopback";
 
@@ -33,11 +33,6 @@ export interface AuthorizeRequest {
   mode: AuthorizeMode;
 }
 
-/** Whether a URI is an RFC 8252 loopback redirect (`http://127.0.0.1:{port}/callback` or `[::1]`). */
-function isLoopbackUri(uri: string): boolean {
-  return /^http:\/\/(127\.0\.0\.1|\[::1\]):[0-9]{1,5}\/callback$/.test(uri);
-}
-
 /**
  * Validates authorize parameters in the contract's order: ERR_MISSING_PARAMS, invalid_client,
  * redirect_uri_mismatch (never redirecting to an unregistered URI), unsupported_response_type,
@@ -46,7 +41,10 @@ function isLoopbackUri(uri: string): boolean {
  *
  * A public client (`token_endpoint_auth_method: "none"`, docs/decisions/game-clients.md) may name any port
  * on its registered loopback IP URIs (RFC 8252 section 7.3), must send PKCE S256, and always gets a code
- * redirect, whatever `display` says.
+ * redirect, whatever `display` says. Only a confidential client registered as `desktop` or `game` gets the
+ * loopback JWT redirect on its `http://127.0.0.1:{port}/callback` (spec 4.14); a `web` client's URI of that shape
+ * is an ordinary redirect URI (a code, or the popup result), since a JWT in a web app's URL would land in browser
+ * history, logs and Referer headers (docs/decisions/oauth-trust-boundaries.md).
  */
 export async function validateAuthorize(services: Services, input: unknown): Promise<AuthorizeRequest> {
   const raw = singleValued(input, AUTHORIZE_PARAMS);
@@ -55,7 +53,7 @@ export async function validateAuthorize(services: Services, input: unknown): Pro
     .map((path) => ({ path, message: "is required" }));
   const client = raw.client_id && raw.client_id.length <= 128 ? await services.clients.get(raw.client_id) : null;
   const publicClient = client !== null && isPublicClient(client);
-  const jwtRedirect = isLoopbackUri(raw.redirect_uri ?? "") && !publicClient;
+  const jwtRedirect = client !== null && loopbackJwtRedirect(client, raw.redirect_uri ?? "");
   if (!raw.state && authorizeStateRequired(raw, jwtRedirect)) missing.push({ path: "state", message: STATE_REQUIRED_MESSAGE });
   if (missing.length > 0) throw new SlotgateServerError("ERR_MISSING_PARAMS", { details: missing });
   if (!client) throw new SlotgateServerError("invalid_client");
@@ -76,13 +74,13 @@ export async function validateAuthorize(services: Services, input: unknown): Pro
       details: [{ path: "code_challenge", message: "is required for a public client (PKCE S256)" }],
     });
   }
-  if (params.prompt === "none" && (publicClient || params.display !== "popup" || isLoopbackUri(params.redirect_uri))) {
+  if (params.prompt === "none" && (publicClient || params.display !== "popup" || jwtRedirect)) {
     throw new SlotgateServerError("invalid_request", {
       message: "Invalid request: prompt=none (silent renewal) needs display=popup and a web client's redirect URI; the result is posted to the parent window",
-      details: [{ path: "prompt", message: "needs display=popup and a non-loopback redirect URI of a confidential client" }],
+      details: [{ path: "prompt", message: "needs display=popup and a confidential client's redirect URI other than a desktop or game loopback URI" }],
     });
   }
-  const mode: AuthorizeMode = publicClient ? "page" : isLoopbackUri(params.redirect_uri) ? "loopback" : params.display === "popup" ? "popup" : "page";
+  const mode: AuthorizeMode = publicClient ? "page" : jwtRedirect ? "loopback" : params.display === "popup" ? "popup" : "page";
   return { params, client, mode };
 }
 

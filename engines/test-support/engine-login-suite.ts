@@ -14,6 +14,11 @@ import { freeLoopbackPort, type ReferenceServer, signUpPlayer, startReferenceSer
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { failurePage, PAGE_HEADERS, successPage } from "../../packages/game-sdk-bridge/src/loopback/pages.js";
+import {
+  SHORT_DEVICE_CODE_SECONDS,
+  type ShortLivedDeviceServer,
+  startShortLivedDeviceServer,
+} from "../../packages/game-sdk-bridge/test/helpers/short-lived-device-server.js";
 import { decideOnAuthorizePage, decideOnDevicePage, launchChromium, type Player } from "./chromium-player.js";
 
 /** One JSON line the harness printed. */
@@ -266,43 +271,17 @@ export function defineEngineLoginSuite(name: string, harness: EngineHarness): vo
 
   describe(`${name}: device login (RFC 8628), a code nobody enters`, () => {
     /** A server of its own whose device codes live 2 s (the suite's server keeps the default 600 s it asserts). */
-    let shortLived: ReferenceServer;
-    let shortClient = "";
+    let shortLived: ShortLivedDeviceServer;
     beforeAll(async () => {
-      shortLived = await startReferenceServer({
-        chain: "off",
-        env: { LOG_LEVEL: "warn", RATE_LIMIT: "off", SLOTGATE_SEED_DEMO: "false", DEVICE_CODE_LIFETIME_SECONDS: "2", DEVICE_POLL_INTERVAL_SECONDS: "1" },
-        before(run) {
-          shortClient = String(
-            (
-              run([
-                "client",
-                "create",
-                "--name",
-                `${name} console`,
-                "--redirect-uri",
-                "https://game.example/unused",
-                "--download-url",
-                "https://game.example/dl",
-                "--web-url",
-                "https://game.example",
-                "--platform",
-                "game",
-                "--grant-type",
-                "urn:ietf:params:oauth:grant-type:device_code",
-              ]) as Line
-            )["client_id"],
-          );
-        },
-      });
+      shortLived = await startShortLivedDeviceServer(name);
     }, 180_000);
     afterAll(async () => {
-      await shortLived?.close();
+      await shortLived?.server.close();
     });
 
     it("is code_expired once the server answers expired_token, with the CLI's message", async () => {
-      const run = await harness.device({ ClientId: shortClient, SlotgateUrl: shortLived.url });
-      expect(run.lines[0]).toMatchObject({ prompt: true, ExpiresIn: 2 });
+      const run = await harness.device({ ClientId: shortLived.clientId, SlotgateUrl: shortLived.server.url });
+      expect(run.lines[0]).toMatchObject({ prompt: true, ExpiresIn: SHORT_DEVICE_CODE_SECONDS });
       expect(run.code).toBe(1);
       expect(run.result).toMatchObject({
         Success: false,

@@ -1,9 +1,10 @@
 # CI harness (not part of the add-on): runs SlotgateLogin headless under godot3-server against a real Slotgate
 # server and prints one JSON line per event for the test to read.
-#   SLOTGATE_HARNESS_MODE=login|device|configs SLOTGATE_HARNESS_CONFIG='<config JSON>' \
+#   SLOTGATE_HARNESS_MODE=login|device|configs|codes SLOTGATE_HARNESS_CONFIG='<config JSON>' \
 #     godot3-server --path engines/godot -s res://test/harness.gd
 # login: prints {"open": url} (the test drives the browser), then the result; SLOTGATE_HARNESS_OPENER=fail makes
 # the opener fail; SLOTGATE_HARNESS_CANCEL_MS cancels after that long. configs: a JSON array of configs, one result each.
+# codes: one line { ALL: SlotgateLogin.Codes.ALL, constants: every constant of the codes script by name }.
 extends SceneTree
 
 const SlotgateLoginScript = preload("res://addons/slotgate_login/slotgate_login.gd")
@@ -16,6 +17,10 @@ func _init() -> void:
 
 func _run() -> void:
 	var mode = OS.get_environment("SLOTGATE_HARNESS_MODE")
+	if mode == "codes":
+		_line({"ALL": SlotgateLoginScript.Codes.ALL, "constants": SlotgateLoginScript.Codes.get_script_constant_map()})
+		quit(0)
+		return
 	var parsed = JSON.parse(OS.get_environment("SLOTGATE_HARNESS_CONFIG"))
 	var login = SlotgateLoginScript.new()
 	root.add_child(login)

@@ -4,17 +4,9 @@
  * back to its value.
  */
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expect, it } from "vitest";
+import { cliErrorCodes } from "../../test-support/cli-error-codes.js";
 import { compileHarness } from "./compile-csharp.js";
-
-/** The members of the CLI's `GameSdkBridgeErrorCode` union, read from its source (a type has no runtime value). */
-function cliCodes(): string[] {
-  const source = readFileSync(join(import.meta.dirname, "../../../packages/game-sdk-bridge/src/errors.ts"), "utf8");
-  const union = /export type GameSdkBridgeErrorCode =([^;]+);/.exec(source)![1]!;
-  return [...union.matchAll(/"([a-z_]+)"/g)].map((m) => m[1]!);
-}
 
 it("every SlotgateLoginError but None has one of the CLI's codes, each CLI code is one value's, and each parses back", () => {
   const stdout = execFileSync("mono", [compileHarness().exe, "codes"], { encoding: "utf8" });
@@ -24,8 +16,8 @@ it("every SlotgateLoginError but None has one of the CLI's codes, each CLI code 
     .map((l) => JSON.parse(l) as { Error: string; ErrorCode: string | null; Parsed: string });
   expect(lines[0]).toEqual({ Error: "None", ErrorCode: null, Parsed: "None" });
   const errors = lines.slice(1);
-  expect(cliCodes()).toHaveLength(13);
-  expect(errors.map((l) => l.ErrorCode)).toEqual(cliCodes());
+  expect(cliErrorCodes()).toHaveLength(13);
+  expect(errors.map((l) => l.ErrorCode)).toEqual(cliErrorCodes());
   for (const line of errors) {
     expect(line.Parsed, line.ErrorCode!).toBe(line.Error);
     // The enum name is the code in PascalCase (AccessDenied is access_denied).

@@ -11,6 +11,7 @@
 import { freeLoopbackPort, type ReferenceServer, readMailbox, startReferenceServer, waitForMailedCode } from "@slotgate/server/testing";
 import { type Browser, chromium } from "playwright-core";
 import { runCliBinary } from "./helpers/cli-binary.js";
+import { SHORT_DEVICE_CODE_SECONDS, type ShortLivedDeviceServer, startShortLivedDeviceServer } from "./helpers/short-lived-device-server.js";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -320,4 +321,50 @@ describe("login() against the reference server with headless Chromium", () => {
     const validate = await fetch(`${server.url}/v1/oauth/validate`, { headers: { Authorization: `Bearer ${String(lines[1]!["Jwt"])}` } });
     expect(validate.status).toBe(200);
   }, 120_000);
+});
+
+describe("loginWithDeviceCode to a device code's expiry, against a server whose codes live 2 s", () => {
+  let expiring: ShortLivedDeviceServer;
+  const EXPIRED = "The code expired before the player entered it. Start the login again.";
+
+  beforeAll(async () => {
+    expiring = await startShortLivedDeviceServer("game-sdk-bridge e2e");
+  }, 180_000);
+
+  afterAll(async () => {
+    await expiring?.server.close();
+  });
+
+  it("a code nobody enters ends in code_expired once the server answers expired_token", async () => {
+    const prompts: DeviceCodePrompt[] = [];
+    const started = Date.now();
+    const result = await loginWithDeviceCode({ ClientId: expiring.clientId, SlotgateUrl: expiring.server.url }, { onUserCode: (p) => void prompts.push(p) });
+    expect(prompts).toHaveLength(1);
+    expect(prompts[0]).toMatchObject({ ExpiresIn: SHORT_DEVICE_CODE_SECONDS, VerificationUri: `${expiring.server.url}/oauth/device` });
+    expect(result).toEqual({
+      Success: false,
+      Jwt: null,
+      ErrorCode: "code_expired",
+      ErrorMessage: EXPIRED,
+      success: false,
+      jwt: null,
+      errorCode: "code_expired",
+      errorMessage: EXPIRED,
+    });
+    // It polled until the code's lifetime was over, not given up before.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(SHORT_DEVICE_CODE_SECONDS * 1000);
+  }, 60_000);
+
+  it("slotgate-login --device: the prompt line, then code_expired and exit status 1", async () => {
+    const run = runCliBinary(["--device", "--client-id", expiring.clientId, "--slotgate-url", expiring.server.url]);
+    const done = await run.done;
+    const lines = done.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatchObject({ ExpiresIn: SHORT_DEVICE_CODE_SECONDS });
+    expect(lines[1]).toMatchObject({ Success: false, Jwt: null, ErrorCode: "code_expired", ErrorMessage: EXPIRED });
+    expect(done.code).toBe(1);
+  }, 60_000);
 });

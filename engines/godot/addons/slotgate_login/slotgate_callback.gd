@@ -3,6 +3,7 @@
 # or from a confidential client's redirect one jwt).
 extends Reference
 
+const Codes = preload("slotgate_error_codes.gd")
 const MAX_JWT_LENGTH = 16384
 const MAX_CODE_LENGTH = 512
 
@@ -82,7 +83,7 @@ static func interpret(raw_query: String, expected_state: String) -> Dictionary:
 	var query = parse_query(raw_query)
 	var states = query.get("state", [])
 	if states.size() != 1 or not _same_state(states[0], expected_state):
-		return _fail("state_mismatch",
+		return _fail(Codes.STATE_MISMATCH,
 			"The sign-in response does not belong to this login attempt (missing or wrong state), so it was refused to "
 			+ "prevent cross-site request forgery. Start the login again.")
 	if query.has("error"):
@@ -92,18 +93,18 @@ static func interpret(raw_query: String, expected_state: String) -> Dictionary:
 		var description = _clean(query["error_description"][0] if query.has("error_description") else null, 300)
 		var detail = code if description == "" else code + ": " + description
 		if code == "access_denied":
-			return _fail("access_denied", "Sign-in was declined (" + detail + ").")
-		return _fail("authorization_error", "Slotgate reported an error during sign-in (" + detail + ").")
+			return _fail(Codes.ACCESS_DENIED, "Sign-in was declined (" + detail + ").")
+		return _fail(Codes.AUTHORIZATION_ERROR, "Slotgate reported an error during sign-in (" + detail + ").")
 	var codes = query.get("code", [])
 	var jwts = query.get("jwt", [])
 	if codes.size() > 0 and jwts.size() > 0:
-		return _fail("missing_jwt", "The sign-in response carried both a code and a jwt; it was refused.")
+		return _fail(Codes.MISSING_JWT, "The sign-in response carried both a code and a jwt; it was refused.")
 	if codes.size() > 0:
 		if codes.size() > 1 or not is_code_shaped(codes[0]):
-			return _fail("missing_jwt", "The sign-in response did not carry exactly one well-formed code.")
+			return _fail(Codes.MISSING_JWT, "The sign-in response did not carry exactly one well-formed code.")
 		return {"ok": true, "code": codes[0]}
 	if jwts.size() == 0 or jwts[0] == "":
-		return _fail("missing_jwt", "The sign-in response carried neither a code nor a jwt.")
+		return _fail(Codes.MISSING_JWT, "The sign-in response carried neither a code nor a jwt.")
 	if jwts.size() > 1 or not is_jwt_shaped(jwts[0]):
-		return _fail("missing_jwt", "The sign-in response did not carry exactly one well-formed jwt.")
+		return _fail(Codes.MISSING_JWT, "The sign-in response did not carry exactly one well-formed jwt.")
 	return {"ok": true, "jwt": jwts[0]}

@@ -1,7 +1,7 @@
 # Slotgate login for Godot 3 (3.2 and newer 3.x), in GDScript with no helper process: the loopback login
 # through the system browser (RFC 8252, TCP_Server on 127.0.0.1, PKCE S256 and state, the code redeemed with the
 # verifier) and the device login (RFC 8628, HTTPClient).
-# Results are the slotgate-login CLI's: { Success, Jwt, ErrorMessage, ErrorCode } with the same codes.
+# Results are the slotgate-login CLI's: { Success, Jwt, ErrorMessage, ErrorCode } with the same codes (Codes).
 #
 #   var slotgate = SlotgateLogin.new()
 #   add_child(slotgate)
@@ -15,6 +15,8 @@ signal device_prompt(prompt)
 ## Emitted with the result of every login, as login() and login_with_device_code() return it.
 signal login_finished(result)
 
+## The error codes of every result (`ErrorCode`): `SlotgateLogin.Codes.CODE_EXPIRED` and the rest, `Codes.ALL`.
+const Codes = preload("slotgate_error_codes.gd")
 const Config = preload("slotgate_config.gd")
 const Callback = preload("slotgate_callback.gd")
 const Pages = preload("slotgate_pages.gd")
@@ -87,15 +89,15 @@ static func _listen(port: int) -> Dictionary:
 		if listened == OK:
 			return {"server": server, "port": port}
 		if listened == ERR_ALREADY_IN_USE or listened == ERR_UNAVAILABLE:
-			return {"failure": result_failure("port_in_use", "Port %d on 127.0.0.1 is already in use by another program. Close it, or register another loopback redirect URI and use its port." % port)}
-		return {"failure": result_failure("listen_failed", "Cannot listen on 127.0.0.1:%d: error %d." % [port, listened])}
+			return {"failure": result_failure(Codes.PORT_IN_USE, "Port %d on 127.0.0.1 is already in use by another program. Close it, or register another loopback redirect URI and use its port." % port)}
+		return {"failure": result_failure(Codes.LISTEN_FAILED, "Cannot listen on 127.0.0.1:%d: error %d." % [port, listened])}
 	var random = Crypto.new()
 	for _try in range(PORT_TRIES):
 		var bytes = random.generate_random_bytes(2)
 		var candidate = DYNAMIC_PORT_FIRST + ((bytes[0] << 8) | bytes[1]) % DYNAMIC_PORT_COUNT
 		if server.listen(candidate, Config.LOOPBACK_HOST) == OK:
 			return {"server": server, "port": candidate}
-	return {"failure": result_failure("listen_failed", "Cannot listen on 127.0.0.1: %d random ports of %d-%d were all in use." % [PORT_TRIES, DYNAMIC_PORT_FIRST, DYNAMIC_PORT_FIRST + DYNAMIC_PORT_COUNT - 1])}
+	return {"failure": result_failure(Codes.LISTEN_FAILED, "Cannot listen on 127.0.0.1: %d random ports of %d-%d were all in use." % [PORT_TRIES, DYNAMIC_PORT_FIRST, DYNAMIC_PORT_FIRST + DYNAMIC_PORT_COUNT - 1])}
 
 
 ## Signs the player in through the system browser and a loopback redirect (RFC 8252) with PKCE S256 and state.
@@ -107,7 +109,7 @@ func login(config: Dictionary) -> Dictionary:
 	_cancelled = false
 	var resolved = Config.resolve_login(config)
 	if not resolved.ok:
-		return _finish(result_failure("invalid_config", resolved.message))
+		return _finish(result_failure(Codes.INVALID_CONFIG, resolved.message))
 	var listening = _listen(resolved.port)
 	if listening.has("failure"):
 		return _finish(listening.failure)
@@ -123,7 +125,7 @@ func login(config: Dictionary) -> Dictionary:
 		opened = OS.shell_open(authorize)
 	if opened != OK and opened != null:
 		server.stop()
-		return _finish(result_failure("browser_open_failed", "The browser could not be opened for sign-in."))
+		return _finish(result_failure(Codes.BROWSER_OPEN_FAILED, "The browser could not be opened for sign-in."))
 	var allowed_host = "127.0.0.1:%d" % listening.port
 	var deadline = OS.get_ticks_msec() + resolved.timeout_ms
 	var late = "No sign-in arrived within %s s. Start the login again." % _seconds(resolved.timeout_ms)
@@ -153,7 +155,7 @@ func login(config: Dictionary) -> Dictionary:
 				decided = yield(_redeem(resolved, decided.code, redirect_uri, pkce.verifier, deadline, late), "completed")
 			if decided.ok:
 				_send(entry.peer, 200, Pages.success(), false)
-			elif decided.code == "cancelled" or decided.code == "timeout":
+			elif decided.code == Codes.CANCELLED or decided.code == Codes.TIMEOUT:
 				entry.peer.disconnect_from_host()
 			else:
 				_send(entry.peer, 400, Pages.failure(decided.message), false)
@@ -217,9 +219,9 @@ func _decisive(peer: StreamPeerTCP, head: String, allowed_host: String, state: S
 # The login's end if it was cancelled or ran out of time, else null.
 func _stopped(deadline: int, late: String):
 	if _cancelled:
-		return {"ok": false, "code": "cancelled", "message": "The login was cancelled."}
+		return {"ok": false, "code": Codes.CANCELLED, "message": "The login was cancelled."}
 	if deadline > 0 and OS.get_ticks_msec() >= deadline:
-		return {"ok": false, "code": "timeout", "message": late}
+		return {"ok": false, "code": Codes.TIMEOUT, "message": late}
 	return null
 
 
@@ -235,15 +237,15 @@ func _redeem(resolved: Dictionary, code: String, redirect_uri: String, verifier:
 	if answer.ok:
 		var token = answer.body.get("access_token")
 		if not Callback.is_jwt_shaped(token):
-			return {"ok": false, "code": "missing_jwt", "message": "The token answer carried no well-formed JWT."}
+			return {"ok": false, "code": Codes.MISSING_JWT, "message": "The token answer carried no well-formed JWT."}
 		return {"ok": true, "jwt": token}
 	var error = answer.body.get("error")
 	var detail = "(%s): %s" % [_text(error, "error"), _text(answer.body.get("error_description", answer.body.get("message")), "no description")]
 	if error in ["invalid_client", "unauthorized_client", "redirect_uri_mismatch"]:
 		var message = ("Slotgate refused to redeem the sign-in code for this client " + detail
 			+ ". Register the game as a public client (no secret, loopback redirect URI http://127.0.0.1/callback).")
-		return {"ok": false, "code": "invalid_config", "message": message}
-	return {"ok": false, "code": "authorization_error", "message": "Slotgate refused the sign-in code " + detail}
+		return {"ok": false, "code": Codes.INVALID_CONFIG, "message": message}
+	return {"ok": false, "code": Codes.AUTHORIZATION_ERROR, "message": "Slotgate refused the sign-in code " + detail}
 
 
 static func _send(peer: StreamPeerTCP, status: int, html: String, allow_get: bool) -> void:
@@ -268,20 +270,20 @@ func login_with_device_code(config: Dictionary) -> Dictionary:
 	_cancelled = false
 	var resolved = Config.resolve_device(config)
 	if not resolved.ok:
-		return _finish(result_failure("invalid_config", resolved.message))
+		return _finish(result_failure(Codes.INVALID_CONFIG, resolved.message))
 	var url = resolved.url
 	var started = yield(_post_form(url, "oauth/device_authorization", "client_id=" + resolved.client_id.percent_encode()), "completed")
 	if started.has("failure"):
 		return _finish(started.failure)
 	if not started.ok:
-		var code = "invalid_config" if started.body.get("error") in ["invalid_client", "unauthorized_client"] else "authorization_error"
+		var code = Codes.INVALID_CONFIG if started.body.get("error") in ["invalid_client", "unauthorized_client"] else Codes.AUTHORIZATION_ERROR
 		return _finish(result_failure(code, "Slotgate refused the device login (%s): %s" % [_text(started.body.get("error"), "error"), _text(started.body.get("error_description", started.body.get("message")), "no description")]))
 	var body = started.body
 	for key in ["device_code", "user_code", "verification_uri"]:
 		if typeof(body.get(key)) != TYPE_STRING:
-			return _finish(result_failure("network_error", "The device authorization answer lacks device_code, user_code, verification_uri or expires_in."))
+			return _finish(result_failure(Codes.NETWORK_ERROR, "The device authorization answer lacks device_code, user_code, verification_uri or expires_in."))
 	if typeof(body.get("expires_in")) != TYPE_REAL and typeof(body.get("expires_in")) != TYPE_INT:
-		return _finish(result_failure("network_error", "The device authorization answer lacks device_code, user_code, verification_uri or expires_in."))
+		return _finish(result_failure(Codes.NETWORK_ERROR, "The device authorization answer lacks device_code, user_code, verification_uri or expires_in."))
 	var complete = body.get("verification_uri_complete")
 	emit_signal("device_prompt", {
 		"UserCode": body.user_code,
@@ -295,7 +297,7 @@ func login_with_device_code(config: Dictionary) -> Dictionary:
 		var waited_until = OS.get_ticks_msec() + interval * 1000
 		while OS.get_ticks_msec() < waited_until:
 			if _cancelled:
-				return _finish(result_failure("cancelled", "The login was cancelled."))
+				return _finish(result_failure(Codes.CANCELLED, "The login was cancelled."))
 			yield(get_tree(), "idle_frame")
 		var polled = yield(_post_form(url, "oauth/token", poll), "completed")
 		if polled.has("failure"):
@@ -303,7 +305,7 @@ func login_with_device_code(config: Dictionary) -> Dictionary:
 		if polled.ok:
 			var token = polled.body.get("access_token")
 			if not Callback.is_jwt_shaped(token):
-				return _finish(result_failure("missing_jwt", "The token answer carried no well-formed JWT."))
+				return _finish(result_failure(Codes.MISSING_JWT, "The token answer carried no well-formed JWT."))
 			return _finish(result_success(token))
 		# Not `match`: in GDScript 3 `continue` inside a match branch falls through to the next pattern.
 		var error = polled.body.get("error")
@@ -313,11 +315,11 @@ func login_with_device_code(config: Dictionary) -> Dictionary:
 			interval += SLOW_DOWN_SECONDS
 			continue
 		if error == "access_denied":
-			return _finish(result_failure("access_denied", "The player denied the sign-in on the verification page."))
+			return _finish(result_failure(Codes.ACCESS_DENIED, "The player denied the sign-in on the verification page."))
 		if error == "expired_token":
-			return _finish(result_failure("code_expired", "The code expired before the player entered it. Start the login again."))
-		return _finish(result_failure("authorization_error", "Slotgate ended the device login (%s): %s" % [_text(error, "error"), _text(polled.body.get("error_description", polled.body.get("message")), "no description")]))
-	return _finish(result_failure("internal_error", "Unexpected end of the device login."))
+			return _finish(result_failure(Codes.CODE_EXPIRED, "The code expired before the player entered it. Start the login again."))
+		return _finish(result_failure(Codes.AUTHORIZATION_ERROR, "Slotgate ended the device login (%s): %s" % [_text(error, "error"), _text(polled.body.get("error_description", polled.body.get("message")), "no description")]))
+	return _finish(result_failure(Codes.INTERNAL_ERROR, "Unexpected end of the device login."))
 
 
 static func _text(value, fallback: String) -> String:
@@ -336,7 +338,7 @@ func _post_form(url: Dictionary, path: String, form: String, deadline: int = 0, 
 	# Always a coroutine, so callers can yield on "completed" whatever happens below.
 	yield(get_tree(), "idle_frame")
 	var origin = url.scheme + "://" + url.host + ":" + str(url.port)
-	var unreachable = {"failure": result_failure("network_error", "The Slotgate service at %s could not be reached." % origin)}
+	var unreachable = {"failure": result_failure(Codes.NETWORK_ERROR, "The Slotgate service at %s could not be reached." % origin)}
 	var http = HTTPClient.new()
 	if http.connect_to_host(url.host.trim_prefix("[").trim_suffix("]"), url.port, url.scheme == "https", true) != OK:
 		return unreachable
@@ -374,5 +376,5 @@ func _post_form(url: Dictionary, path: String, form: String, deadline: int = 0, 
 	http.close()
 	var parsed = JSON.parse(bytes.get_string_from_utf8())
 	if parsed.error != OK or typeof(parsed.result) != TYPE_DICTIONARY:
-		return {"failure": result_failure("network_error", "The Slotgate service answered HTTP %d without a JSON body." % status)}
+		return {"failure": result_failure(Codes.NETWORK_ERROR, "The Slotgate service answered HTTP %d without a JSON body." % status)}
 	return {"ok": status >= 200 and status < 300, "body": parsed.result}

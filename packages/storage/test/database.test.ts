@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { spawn } from "node:child_process";
@@ -129,9 +129,21 @@ describe("lockFile", () => {
   });
 });
 
+/** The pid of a process that ran and has exited. */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ["-e", ""]);
+  await new Promise((resolve) => child.once("exit", resolve));
+  expect(processAlive(child.pid!)).toBe(false);
+  return child.pid!;
+}
+
 describe("lockFile across processes", () => {
-  it("gives the lock to exactly one of several processes that take it at the same moment", async () => {
+  it.each([
+    ["free", null],
+    ["held by a process that is gone (a crash, then several starts at once)", "stale"],
+  ])("gives a lock %s to exactly one of several processes that take it at the same moment", async (_case, left) => {
     const file = join(tempDir(), "race.lock");
+    if (left === "stale") writeFileSync(file, String(await deadPid()));
     const dist = new URL("../dist/index.js", import.meta.url).href;
     const start = Date.now() + 1500;
     const script = `

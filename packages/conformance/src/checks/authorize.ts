@@ -51,23 +51,24 @@ export async function authorizeRequiresStateWithoutPkceS256(ctx: ConformanceCont
 }
 
 /**
- * PKCE S256 without `state`: the form is shown, approve redirects with a code and no `state`
- * parameter at all (not an empty one), the code exchanges with its verifier, and deny redirects
- * with access_denied and no `state`.
+ * Alice approves `client` with PKCE S256 and no `state`: checks the sign-in form, the 302 and that the redirect
+ * carries no `state` parameter at all; answers the query sent, the redirect's parameters and the verifier.
  */
-export async function authorizePkceWithoutStateRedirectsWithCode(ctx: ConformanceContext): Promise<void> {
-  const { web } = ctx.clients;
+async function approveWithPkceWithoutState(
+  ctx: ConformanceContext,
+  client: RegisteredClient,
+): Promise<{ query: Record<string, string>; params: URLSearchParams; verifier: string }> {
   const { alice } = ctx.users;
   const verifier = pkceVerifier();
   const query: Record<string, string> = {
-    client_id: web.client_id,
-    redirect_uri: web.redirect_uri,
+    client_id: client.client_id,
+    redirect_uri: client.redirect_uri,
     response_type: "code",
     code_challenge: await pkceChallenge(verifier),
     code_challenge_method: "S256",
   };
   const page = await ctx.openAuthorize(query);
-  expect(page.response.status, "the sign-in form").toBe(200);
+  expect(page.response.status, "PKCE S256 without state: the sign-in form").toBe(200);
   const res = await ctx.submitAuthorize(
     { ...query, csrf_token: page.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
     page.csrfCookie ?? "",
@@ -75,6 +76,17 @@ export async function authorizePkceWithoutStateRedirectsWithCode(ctx: Conformanc
   expect(res.status).toBe(302);
   const params = locationParams(res);
   expect(params.has("state"), "no state parameter in the redirect").toBe(false);
+  return { query, params, verifier };
+}
+
+/**
+ * PKCE S256 without `state`: the form is shown, approve redirects with a code and no `state`
+ * parameter at all (not an empty one), the code exchanges with its verifier, and deny redirects
+ * with access_denied and no `state`.
+ */
+export async function authorizePkceWithoutStateRedirectsWithCode(ctx: ConformanceContext): Promise<void> {
+  const { web } = ctx.clients;
+  const { query, params, verifier } = await approveWithPkceWithoutState(ctx, web);
   const code = params.get("code") ?? "";
   expect(code).toMatch(/^.{16,}$/);
   await expectOk(await ctx.exchange(web, code, { code_verifier: verifier }), tokenResponseSchema, 200, "exchange with the verifier");
@@ -316,26 +328,10 @@ export async function authorizeWebClientLoopbackUriIsOrdinary(ctx: ConformanceCo
   expect(result.messages[0]).toMatchObject({ type: "success", state: popupQuery["state"] });
   expect(await (await ctx.validate(result.messages[0]?.data ?? "")).json()).toMatchObject({ client_id: localWeb.client_id, token_use: "user_jwt" });
 
-  const verifier = pkceVerifier();
-  const pkceQuery: Record<string, string> = {
-    client_id: localWeb.client_id,
-    redirect_uri: localWeb.redirect_uri,
-    response_type: "code",
-    code_challenge: await pkceChallenge(verifier),
-    code_challenge_method: "S256",
-  };
-  const pkcePage = await ctx.openAuthorize(pkceQuery);
-  expect(pkcePage.response.status, "PKCE S256 without state: the sign-in form").toBe(200);
-  const pkce = await ctx.submitAuthorize(
-    { ...pkceQuery, csrf_token: pkcePage.csrfToken ?? "", email: alice.email, password: alice.password, decision: "approve" },
-    pkcePage.csrfCookie ?? "",
-  );
-  expect(pkce.status).toBe(302);
-  const pkceParams = locationParams(pkce);
-  expect(pkceParams.has("state"), "no state parameter in the redirect").toBe(false);
-  expect(pkceParams.get("jwt")).toBeNull();
+  const pkce = await approveWithPkceWithoutState(ctx, localWeb);
+  expect(pkce.params.get("jwt")).toBeNull();
   await expectOk(
-    await ctx.exchange(localWeb, pkceParams.get("code") ?? "", { code_verifier: verifier }),
+    await ctx.exchange(localWeb, pkce.params.get("code") ?? "", { code_verifier: pkce.verifier }),
     tokenResponseSchema,
     200,
     "exchange with the verifier",

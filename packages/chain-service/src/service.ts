@@ -244,6 +244,13 @@ export interface ChainService {
   lookupWrite(owner: { client_id: string } | { user_uuid: number }, writeId: string): Promise<WriteStatusAnswer>;
 
   /**
+   * The write a user's call made under `idempotencyKey`, as {@link lookupWrite} answers it, or null when
+   * no write was recorded under that key: whether a call whose caller died before reading its answer
+   * (a wallet-window approve) moved anything, and its outcome.
+   */
+  lookupWriteByKey(owner: { user_uuid: number }, idempotencyKey: string): Promise<WriteStatusAnswer | null>;
+
+  /**
    * Development and conformance only (a development chain; `service_unavailable` elsewhere): gives
    * `user_uuid`'s slot wallet `xotn` wei of XOTN and raises its purchase consent for `cuid` (which
    * `client_id` must have registered) by the same amount, signed with the stored owner key,

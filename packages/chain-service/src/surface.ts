@@ -211,6 +211,9 @@ export const SURFACE = {
       return answer;
     },
   ),
+  lookupWriteByKey: method(z.tuple([z.strictObject({ user_uuid: primitives.userUuid }), primitives.idempotencyKey]), (ctx, owner, key) =>
+    ctx.writes.lookupByKey(user(owner.user_uuid), key),
+  ),
   devFundSlot: method(z.tuple([z.strictObject({ user_uuid: primitives.userUuid, xotn: weiAmount, cuid, client_id: clientId })]), devFundSlot),
   metrics: method(z.tuple([]), metricsOf),
   ready: method(z.tuple([]), async (ctx) => {

@@ -66,6 +66,27 @@ describe("idempotency keys", () => {
     expect(await a.ctx.contracts.xotn.balanceOf(to)).toBe(14n);
   });
 
+  it("finds a user's write by its key (lookupWriteByKey), for that user only; an unused key finds none", async () => {
+    const { user, pin, reg } = await fundedUser();
+    const transfer = {
+      from_address: reg.address,
+      to_address: Wallet.createRandom().address,
+      amount: "3",
+      contract_address: a.service.addresses.xotn,
+      ...pin,
+      key_share_user: reg.key_share_user,
+    };
+    const key = `wallet-confirmation:${randomUUID()}`;
+    const answer = await a.service.transferToken(user, transfer, { idempotencyKey: key });
+    const found = await b.service.lookupWriteByKey({ user_uuid: user }, key);
+    expect(found).toMatchObject({ success: true, status: "confirmed", result: answer });
+    expect(await a.service.lookupWrite({ user_uuid: user }, found!.write_id)).toEqual(found);
+    expect(await a.service.lookupWriteByKey({ user_uuid: user }, randomUUID())).toBeNull();
+    const { user: other } = await fundedUser();
+    expect(await a.service.lookupWriteByKey({ user_uuid: other }, key)).toBeNull();
+    expect(await codeOf(a.service.lookupWriteByKey({ user_uuid: user }, "has spaces"))).toBe("invalid_request");
+  });
+
   it("a purchase retried with its key while it lands buys once (one buy_for transaction)", async () => {
     const { clientId, cuid } = await provider();
     const { user } = await fundedUser(cuid);

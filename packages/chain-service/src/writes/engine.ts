@@ -238,7 +238,16 @@ export class WriteWaits {
   /** A write's state for its owner (`scope`), or null (unknown or another's). */
   async lookup(scope: string, id: string): Promise<WriteStatusAnswer | null> {
     const record = await findWrite(this.o.db, id);
-    if (record === null || record.scope !== scope) return null;
+    return record === null || record.scope !== scope ? null : this.#statusOf(record);
+  }
+
+  /** The write recorded under idempotency key `key` in `scope`, as {@link lookup} answers it, or null when there is none. */
+  async lookupByKey(scope: string, key: string): Promise<WriteStatusAnswer | null> {
+    const record = await findWriteByKey(this.o.db, scope, key);
+    return record === null ? null : this.#statusOf(record);
+  }
+
+  async #statusOf(record: WriteRecord): Promise<WriteStatusAnswer> {
     return {
       success: true,
       write_id: record.id,

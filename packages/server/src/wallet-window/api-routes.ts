@@ -7,6 +7,7 @@ import { SlotgateServerError } from "../platform/http/errors.js";
 import { mountEndpoint } from "../platform/http/mount-endpoint.js";
 import { chainOf } from "../chain-api/chain/chain-of.js";
 import { type ConfirmationRow, findConfirmation, insertConfirmation, wireStatus } from "./confirmations-store.js";
+import { settleAbandonedApprove } from "./approve.js";
 import { requireMayAsk } from "./who-may-ask.js";
 
 /** A confirmation's id: 32 random bytes, base64url (unguessable; it is also the window's URL). */
@@ -75,7 +76,8 @@ export function walletConfirmationRoutes(services: Services): Router {
   mountEndpoint(router, services, ENDPOINTS.getWalletConfirmation, { chain: true }, async ({ confirmation_id }, { client }) => {
     const row = await findConfirmation(services.db, confirmation_id);
     if (!row || row.client_id !== client!.client_id) throw new SlotgateServerError("confirmation_not_found");
-    return withWrite(services, row, confirmationView(row));
+    const current = await settleAbandonedApprove(services, row);
+    return withWrite(services, current, confirmationView(current));
   });
   return router;
 }

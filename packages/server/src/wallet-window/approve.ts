@@ -5,7 +5,7 @@ import { chainOf } from "../chain-api/chain/chain-of.js";
 import { asServerError } from "../platform/http/error-handler.js";
 import { SlotgateServerError } from "../platform/http/errors.js";
 import { withTransferHold } from "../status/listing-lock.js";
-import { type ConfirmationRow, closeConfirmation, releaseConfirmation, takeConfirmation } from "./confirmations-store.js";
+import { type ConfirmationRow, closeConfirmation, findConfirmation, isAbandoned, releaseConfirmation, takeConfirmation } from "./confirmations-store.js";
 
 /** What the window's page sends to approve: the PIN's hash and salt and the key share it keeps. Never stored. */
 export interface PinShares {
@@ -25,6 +25,11 @@ export interface ApproveOutcome {
 /** Codes that leave a confirmation pending: the player may try the PIN again (the PIN lockout still counts). */
 const RETRYABLE = new Set(["pin_invalid", "pin_locked", "rate_limited", "service_unavailable", "chain_unavailable"]);
 
+/** The idempotency key of a confirmation's chain call: one write per confirmation, whoever approves it and however often. */
+function confirmationWriteKey(id: string): string {
+  return `wallet-confirmation:${id}`;
+}
+
 /**
  * Runs the chain call a confirmation asks for, with the same chain-service calls as the JSON endpoints:
  * `verifyPin` with `approve_purchases`, `transferToken` of XOTN from the player's wallet, and
@@ -34,7 +39,7 @@ const RETRYABLE = new Set(["pin_invalid", "pin_locked", "rate_limited", "service
 async function runRequest(services: Services, row: ConfirmationRow, shares: PinShares): Promise<{ tx_hash: string | null } | { write_id: string }> {
   const chain = chainOf(services);
   const userUuid = Number(row.user_id);
-  const write = { idempotencyKey: `wallet-confirmation:${row.id}` };
+  const write = { idempotencyKey: confirmationWriteKey(row.id) };
   const request: WalletConfirmationRequest = row.params;
   const pending = (answer: object) => (isPendingWrite(answer) ? { write_id: answer.write_id } : null);
   return runAsVerifiedUser(userUuid, async () => {
@@ -102,4 +107,32 @@ export async function approveConfirmation(services: Services, id: string, shares
     await closeConfirmation(services.db, id, { status: "failed", error: failure });
     return { status: "failed", error: failure };
   }
+}
+
+/**
+ * Settles a confirmation left `signing` by an approve whose process died (its lease over) from what the chain
+ * service recorded under the confirmation's idempotency key: the write's outcome (`approved` with its
+ * transaction or, still landing, its write id; `failed` with its error), or back to `pending` when no write
+ * was made (it then reads `expired` once past its expiry, and may be approved again before). Nothing changes
+ * when an approve took it again meanwhile. Answers the row as it now stands.
+ *
+ * @example
+ * ```ts
+ * const current = await settleAbandonedApprove(services, row); // before answering the confirmation's state
+ * ```
+ */
+export async function settleAbandonedApprove(services: Services, row: ConfirmationRow): Promise<ConfirmationRow> {
+  if (!isAbandoned(row)) return row;
+  const owner = { user_uuid: Number(row.user_id) };
+  const write = await runAsVerifiedUser(owner.user_uuid, () => chainOf(services).lookupWriteByKey(owner, confirmationWriteKey(row.id)));
+  const abandoned = { abandoned: true };
+  if (write === null) await releaseConfirmation(services.db, row.id, abandoned);
+  else if (write.status === "failed") {
+    const error = write.error ?? { code: "chain_reverted", message: "The blockchain rejected the transaction." };
+    await closeConfirmation(services.db, row.id, { status: "failed", error }, abandoned);
+  } else {
+    const txHash = write.result?.["tx_hash"] ?? write.result?.["transaction_hash"];
+    await closeConfirmation(services.db, row.id, { status: "approved", ...(typeof txHash === "string" ? { txHash } : { writeId: write.write_id }) }, abandoned);
+  }
+  return (await findConfirmation(services.db, row.id)) ?? row;
 }

@@ -20,9 +20,26 @@ export interface ConfirmationRow {
   write_id: string | null;
   error: { code: string; message: string } | null;
   expires_at: Date;
+  /** Until when the approve that took it holds it (`signing`); null before any approve. */
+  signing_until: Date | null;
 }
 
-const COLUMNS = "id, client_id, user_id::text AS user_id, kind, params, redirect_uri, status, tx_hash, write_id, error, expires_at";
+const COLUMNS = "id, client_id, user_id::text AS user_id, kind, params, redirect_uri, status, tx_hash, write_id, error, expires_at, signing_until";
+
+/** `abandoned`: only a confirmation whose approve's lease is over (its process is taken for dead). */
+interface Taken {
+  abandoned?: boolean;
+}
+
+/** The condition on a taken confirmation: `signing`, and with `abandoned` its lease over. */
+function takenWhere(taken: Taken): string {
+  return taken.abandoned ? "status = 'signing' AND signing_until < now()" : "status = 'signing'";
+}
+
+/** Whether a confirmation is held by an approve whose lease is over (its process is taken for dead). */
+export function isAbandoned(row: Pick<ConfirmationRow, "status" | "signing_until">, now = Date.now()): boolean {
+  return row.status === "signing" && row.signing_until !== null && new Date(row.signing_until).getTime() < now;
+}
 
 /** Stores a new pending confirmation under its random id; answers its expiry. */
 export async function insertConfirmation(
@@ -66,9 +83,12 @@ export async function takeConfirmation(db: Queryable, id: string): Promise<Confi
   return rows[0] ?? null;
 }
 
-/** Puts a taken confirmation back to pending (a wrong PIN: the player may try again until it expires). */
-export async function releaseConfirmation(db: Queryable, id: string): Promise<void> {
-  await db.query("UPDATE wallet_confirmations SET status = 'pending' WHERE id = $1 AND status = 'signing'", [id]);
+/**
+ * Puts a taken confirmation back to pending (a wrong PIN: the player may try again until it expires; an
+ * abandoned approve that made no chain write).
+ */
+export async function releaseConfirmation(db: Queryable, id: string, taken: Taken = {}): Promise<void> {
+  await db.query(`UPDATE wallet_confirmations SET status = 'pending' WHERE id = $1 AND ${takenWhere(taken)}`, [id]);
 }
 
 /** Records the outcome of a taken confirmation. */
@@ -76,9 +96,10 @@ export async function closeConfirmation(
   db: Queryable,
   id: string,
   outcome: { status: "approved" | "failed"; txHash?: string | null; writeId?: string | null; error?: { code: string; message: string } },
+  taken: Taken = {},
 ): Promise<void> {
   await db.query(
-    "UPDATE wallet_confirmations SET status = $2, tx_hash = $3, write_id = $4, error = $5, closed_at = now() WHERE id = $1 AND status = 'signing'",
+    `UPDATE wallet_confirmations SET status = $2, tx_hash = $3, write_id = $4, error = $5, closed_at = now() WHERE id = $1 AND ${takenWhere(taken)}`,
     [id, outcome.status, outcome.txHash ?? null, outcome.writeId ?? null, outcome.error ? JSON.stringify(outcome.error) : null],
   );
 }

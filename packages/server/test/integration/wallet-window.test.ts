@@ -229,6 +229,33 @@ describe("the confirmation window", () => {
     expect(await xotnBalance(server, wallet)).toBe(before - 100n);
   });
 
+  it("a confirmation whose approving process died and that nobody approves again reads the outcome of the write it made, or expired when it made none", async () => {
+    const wallet = (await chainOf(server).walletAddressFor(player.uuid))!;
+    const to = "0x00000000000000000000000000000000000d3a21";
+    const transfer = { kind: "token_transfer" as const, to_address: to, amount: "7" };
+    const moved = String((await ask(game, { user_uuid: player.uuid, redirect_uri: game.redirect_uris[0]!, request: transfer })).json["id"]);
+    const first = await approveAs(player, moved, shares);
+    expect(first.json, first.text).toMatchObject({ status: "approved" });
+    const untouched = String((await ask(game, { user_uuid: player.uuid, redirect_uri: game.redirect_uris[0]!, request: transfer })).json["id"]);
+    const before = await xotnBalance(server, wallet);
+    // What a process killed inside the approve leaves, then the confirmation's ten minutes pass: taken, no outcome, expired.
+    const abandon = (id: string, lease: string) =>
+      server.sql(
+        `UPDATE wallet_confirmations SET status = 'signing', tx_hash = NULL, closed_at = NULL, signing_until = now() + interval '${lease}', expires_at = now() - interval '1 second' WHERE id = $1`,
+        [id],
+      );
+    await abandon(moved, "1 minute");
+    expect((await read(game, moved)).json["status"], "within the lease the approving process may still answer").toBe("pending");
+    await abandon(moved, "-1 second");
+    expect((await read(game, moved)).json).toMatchObject({ status: "approved", tx_hash: first.json["tx_hash"] });
+    await abandon(untouched, "-1 second");
+    expect((await read(game, untouched)).json).toMatchObject({ status: "expired", tx_hash: null });
+    const late = await approveAs(player, untouched, shares);
+    expect([late.status, late.json["error"]]).toEqual([409, "confirmation_closed"]);
+    expect(await xotnBalance(server, to)).toBe(7n);
+    expect(await xotnBalance(server, wallet)).toBe(before);
+  });
+
   it("an expired confirmation reads expired and is 409 confirmation_closed; 30 days after, it is purged", async () => {
     const id = String((await ask(game, approvePurchases())).json["id"]);
     await server.sql("UPDATE wallet_confirmations SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);

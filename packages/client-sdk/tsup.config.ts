@@ -16,7 +16,9 @@ export default defineConfig([
   },
   {
     // <script src=".../slotgate.iife.js">: window.Slotgate = { Slotgate, SlotgateError, handleLoginCallback, VERSION }.
-    entry: { "slotgate.iife": "src/global.ts" },
+    // <script src=".../slotgate-wallet.iife.js">: window.SlotgateWallet = { SlotgateWallet, handleWalletCallback,
+    // SlotgateError, VERSION }, the wallet window alone (a page that only logs in never loads it).
+    entry: { "slotgate.iife": "src/global.ts", "slotgate-wallet.iife": "src/wallet/global.ts" },
     format: ["iife"],
     outExtension: () => ({ js: ".js" }),
     minify: true,

@@ -11,10 +11,11 @@ function newest(dir: string): number {
   );
 }
 
-/** The browser suites load dist/slotgate.iife.js; build it first when missing or older than src/. */
+/** The browser suites load the script-tag builds (dist/*.iife.js); build first when one is missing or older than src/. */
 export default function setup(): void {
-  const iife = "dist/slotgate.iife.js";
-  if (existsSync(iife) && statSync(iife).mtimeMs >= newest("src")) return;
+  const built = ["dist/slotgate.iife.js", "dist/slotgate-wallet.iife.js"];
+  const source = newest("src");
+  if (built.every((iife) => existsSync(iife) && statSync(iife).mtimeMs >= source)) return;
   const tsupPackage = createRequire(import.meta.url).resolve("tsup/package.json");
   execFileSync(process.execPath, [join(dirname(tsupPackage), "dist/cli-default.js")], { stdio: "inherit" });
 }

@@ -1,4 +1,4 @@
-import type { Slotgate, SlotgateError } from "@slotgate/client-sdk";
+import type { Slotgate, SlotgateError, SlotgateOptions } from "@slotgate/client-sdk";
 import { createContext } from "react";
 import type { SlotgateUser } from "./claims.js";
 
@@ -63,3 +63,9 @@ export interface SlotgateState {
 
 /** @internal */
 export const SlotgateContext = createContext<SlotgateState | null>(null);
+
+/**
+ * The options the nearest provider was given (read once, like the provider does), for `@slotgate/react/wallet`,
+ * which makes its `SlotgateWallet` from them. @internal
+ */
+export const SlotgateOptionsContext = createContext<SlotgateOptions | null>(null);

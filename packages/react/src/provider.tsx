@@ -1,7 +1,7 @@
 import { handleLoginCallback, type LoginResult, Slotgate, SlotgateError, type SlotgateOptions } from "@slotgate/client-sdk";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { userOf } from "./claims.js";
-import { SlotgateContext, type SlotgateLoginOptions, type SlotgateState, type SlotgateStatus } from "./context.js";
+import { SlotgateContext, SlotgateOptionsContext, type SlotgateLoginOptions, type SlotgateState, type SlotgateStatus } from "./context.js";
 
 /**
  * Props of {@link SlotgateProvider}.
@@ -132,5 +132,9 @@ export function SlotgateProvider({ options, client: given, onRedirectCallback, c
     () => ({ status, user: status === "logged_in" ? userOf(token) : null, token: status === "logged_in" ? token : null, error, login, logout, client }),
     [status, token, error, login, logout, client],
   );
-  return <SlotgateContext.Provider value={value}>{children}</SlotgateContext.Provider>;
+  return (
+    <SlotgateOptionsContext.Provider value={optionsRef.current}>
+      <SlotgateContext.Provider value={value}>{children}</SlotgateContext.Provider>
+    </SlotgateOptionsContext.Provider>
+  );
 }

@@ -1,6 +1,7 @@
 // @vitest-environment node
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { VERSION } from "../../src/index.js";
 import { SEVERANCE_MS } from "../../src/popup/await-result.js";
 import { startAppServer } from "./support/app-server.js";
 import { launchChromium } from "./support/chromium.js";
@@ -8,7 +9,7 @@ import { type WalletStandIn, startWalletStandIn } from "./support/wallet-service
 
 interface WalletOutcome {
   result?: { status: string; action: string; confirmationId: string | null; txHash: string | null; address: string | null };
-  error?: { name: string; code: string; message: string };
+  error?: { name: string; code: string; message: string; isSlotgateError?: boolean };
 }
 
 // The wallet window in headless Chromium, with popup blocking on, against the wallet stand-in
@@ -106,5 +107,28 @@ describe("client SDK wallet window in Chromium against the wallet stand-in", () 
     expect(error).toBeUndefined();
     expect(result).toMatchObject({ status: "approved", action: "token_transfer", confirmationId: confirmation.id });
     await expect.poll(() => popup.isClosed()).toBe(true);
+  });
+
+  it("script tag: dist/slotgate-wallet.iife.js defines window.SlotgateWallet, whose SlotgateWallet approves and denies", async () => {
+    const confirmation = service.createConfirmation("approve_purchases", redirectUri);
+    const page = await openApp("/wallet-script-tag.html", confirmation);
+    const global = await page.evaluate(() => {
+      const g = (window as unknown as { SlotgateWallet: Record<string, unknown> }).SlotgateWallet;
+      return { keys: Object.keys(g).sort(), version: g["VERSION"], types: Object.values(g).map((v) => typeof v) };
+    });
+    expect(global.keys).toEqual(["SlotgateError", "SlotgateWallet", "VERSION", "handleWalletCallback"]);
+    expect(global.version).toBe(VERSION);
+    expect(await page.evaluate(() => typeof (window as unknown as { Slotgate?: unknown }).Slotgate)).toBe("undefined");
+    await (await click(page)).click('button[value="approve"]');
+    expect((await outcome(page)).result).toMatchObject({ status: "approved", action: "approve_purchases", confirmationId: confirmation.id });
+
+    await page.evaluate((c) => Object.assign(window, { __confirmation: c }), service.createConfirmation("approve_purchases", redirectUri));
+    await (await click(page)).click('button[value="deny"]');
+    expect((await outcome(page)).error).toEqual({
+      name: "SlotgateError",
+      code: "confirmation_denied",
+      message: "The user denied the wallet request",
+      isSlotgateError: true,
+    });
   });
 });

@@ -1,7 +1,12 @@
 import { createRoot } from "react-dom/client";
 import { SlotgateProvider, useSlotgate } from "../../src/index.js";
+import { useSlotgateWallet } from "../../src/wallet/index.js";
 
-/** The app under test: its config comes from the page (`window.__config`); `?nopopups` blocks popups like a webview. */
+/**
+ * The app under test: its config comes from the page (`window.__config`); `?nopopups` blocks popups like a webview.
+ * The wallet buttons use useSlotgateWallet(); approvePurchases takes the confirmation the test's backend created
+ * (`window.__confirmation`).
+ */
 const config = (window as unknown as { __config: { slotgateUrl: string; clientId: string; redirectUri: string } }).__config;
 if (new URLSearchParams(location.search).has("nopopups")) {
   window.open = () => null;
@@ -25,6 +30,23 @@ function Account() {
   );
 }
 
+function Wallet() {
+  const { busy, outcome, error, setUpPin, approvePurchases } = useSlotgateWallet();
+  return (
+    <section>
+      <p id="wallet-busy">{String(busy)}</p>
+      <p id="wallet-outcome">{outcome ? JSON.stringify(outcome) : ""}</p>
+      <p id="wallet-error">{error ? `${error.code}: ${error.message}` : ""}</p>
+      <button id="set-up-pin" type="button" onClick={() => setUpPin()}>
+        Set up PIN
+      </button>
+      <button id="approve-purchases" type="button" onClick={() => approvePurchases((window as unknown as { __confirmation: { id: string } }).__confirmation)}>
+        Approve purchases
+      </button>
+    </section>
+  );
+}
+
 createRoot(document.getElementById("root") as HTMLElement).render(
   <SlotgateProvider
     options={config}
@@ -34,5 +56,6 @@ createRoot(document.getElementById("root") as HTMLElement).render(
     }}
   >
     <Account />
+    <Wallet />
   </SlotgateProvider>,
 );

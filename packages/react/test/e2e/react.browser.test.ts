@@ -10,14 +10,17 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 /**
  * @slotgate/react in headless Chromium against the real reference server: test/e2e/app.tsx (SlotgateProvider +
- * useSlotgate) bundled with esbuild and served on its own origin. Popup login and logout, two tabs kept in sync,
- * and a page that blocks popups logging in by redirect.
+ * useSlotgate, and useSlotgateWallet from @slotgate/react/wallet) bundled with esbuild and served on its own origin.
+ * Popup login and logout, two tabs kept in sync, a page that blocks popups logging in by redirect, and the wallet
+ * window through the hook: the player sets up a PIN, then approves a confirmation the game's backend created
+ * (the server runs its development chain, Anvil, for that).
  */
 let service: ReferenceServer;
 let app: Server;
 let appOrigin: string;
 let browser: Browser;
 let context: BrowserContext;
+let game: { clientId: string; clientSecret: string; redirectUri: string };
 const player = { email: `react-${randomBytes(6).toString("hex")}@example.test`, password: randomBytes(12).toString("base64url") };
 
 beforeAll(async () => {
@@ -39,9 +42,10 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
   appOrigin = `http://127.0.0.1:${(app.address() as AddressInfo).port}`;
-  [service, browser] = await Promise.all([startReferenceServer({ chain: "off", timeoutMs: 100_000 }), chromium.launch(chromiumLaunchOptions())]);
+  [service, browser] = await Promise.all([startReferenceServer({ timeoutMs: 100_000 }), chromium.launch(chromiumLaunchOptions())]);
   const redirectUri = `${appOrigin}/auth/callback`;
-  const { clientId } = await registerWebClient(service.url, { name: "react e2e", redirectUris: [redirectUri] });
+  const { clientId, clientSecret } = await registerWebClient(service.url, { name: "react e2e", redirectUris: [redirectUri], blockchain: true });
+  game = { clientId, clientSecret, redirectUri };
   const config = { slotgateUrl: service.url, clientId, redirectUri };
   html = `<!doctype html><title>react app</title><div id="root"></div><script>window.__config = ${JSON.stringify(config)};</script><script type="module" src="/app.js"></script>`;
   const signUp = await signUpPlayer(service.url, service.dataDir, { client_id: config.clientId, redirect_uri: redirectUri, state: "sign-up", ...player });
@@ -69,6 +73,11 @@ async function signIn(form: Page): Promise<void> {
   await form.fill('input[name="password"]', player.password);
   await form.click('button[name="decision"][value="approve"]');
 }
+const PIN = "482916";
+const basicAuth = () => `Basic ${Buffer.from(`${game.clientId}:${game.clientSecret}`).toString("base64")}`;
+/** The game's backend: POST JSON with its client credentials. */
+const backend = (path: string, body: object) =>
+  fetch(service.url + path, { method: "POST", headers: { "content-type": "application/json", authorization: basicAuth() }, body: JSON.stringify(body) });
 const validate = async (jwt: string | null) => (await fetch(`${service.url}/v1/oauth/validate`, { headers: { authorization: `Bearer ${jwt}` } })).status;
 
 describe("@slotgate/react in Chromium against the reference server", () => {
@@ -101,4 +110,59 @@ describe("@slotgate/react in Chromium against the reference server", () => {
     expect(await validate(await page.evaluate(() => localStorage.getItem("slotgate_access_token")))).toBe(200);
     expect(context.pages()).toHaveLength(1);
   });
+
+  it("useSlotgateWallet(): the player sets up a PIN, then approves purchases the game's backend asked for", async () => {
+    const page = await open();
+    const [login] = await Promise.all([context.waitForEvent("page"), page.click("#login")]);
+    await signIn(login);
+    await expect.poll(() => page.textContent("#status")).toBe("logged_in");
+    const userId = await page.textContent("#user");
+
+    const [setup] = await Promise.all([context.waitForEvent("page"), page.click("#set-up-pin")]);
+    await expect.poll(() => page.textContent("#wallet-busy")).toBe("true");
+    await setup.fill("#pin", PIN);
+    await setup.fill("#pin-again", PIN);
+    await setup.click("#approve");
+    await setup.click("#words-done");
+    await expect.poll(() => page.textContent("#wallet-outcome"), { timeout: 30_000 }).not.toBe("");
+    const pinSetUp = JSON.parse(String(await page.textContent("#wallet-outcome")));
+    expect(pinSetUp).toMatchObject({ status: "approved", action: "pin-setup" });
+    expect(pinSetUp.address).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    await expect.poll(() => setup.isClosed()).toBe(true);
+
+    // The game's backend: a cuid of its own, then the confirmation (HTTP Basic, as the backend SDK sends it).
+    const cuid = `react-${randomBytes(4).toString("hex")}`;
+    const init = await backend("/v1/development-api/init_permission_provider", {
+      client_id: game.clientId,
+      cuid,
+      release_per: 20,
+      owner_addr: "0x00000000000000000000000000000000c0ffee04",
+    });
+    expect(init.status, await init.clone().text()).toBe(200);
+    const created = await backend("/v1/wallet/confirmations", {
+      user_uuid: Number(userId),
+      redirect_uri: game.redirectUri,
+      request: { kind: "approve_purchases", cuid, amount: "10" },
+    });
+    const confirmation = (await created.json()) as { id: string; window_url: string };
+    expect(created.status, JSON.stringify(confirmation)).toBe(201);
+    await page.evaluate((c) => Object.assign(window, { __confirmation: c }), confirmation);
+
+    const [confirm] = await Promise.all([context.waitForEvent("page"), page.click("#approve-purchases")]);
+    expect(confirm.url()).toContain(`${service.url}/wallet/confirm/${confirmation.id}?state=`);
+    await expect.poll(() => page.textContent("#wallet-busy")).toBe("true");
+    expect(await page.textContent("#wallet-outcome")).toBe("");
+    await confirm.fill("#pin", PIN);
+    await confirm.click("#approve");
+    await expect.poll(() => page.textContent("#wallet-busy"), { timeout: 60_000 }).toBe("false");
+    expect(await page.textContent("#wallet-error")).toBe("");
+    const approved = JSON.parse(String(await page.textContent("#wallet-outcome")));
+    expect(approved).toMatchObject({ status: "approved", action: "approve_purchases", confirmationId: confirmation.id });
+    const read = (await (
+      await fetch(`${service.url}/v1/wallet/confirmations/${confirmation.id}`, { headers: { authorization: basicAuth() } })
+    ).json()) as Record<string, unknown>;
+    expect(read).toMatchObject({ status: "approved" });
+    expect(approved.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(read).toMatchObject({ tx_hash: approved.txHash });
+  }, 180_000);
 });

@@ -67,6 +67,19 @@ document.getElementById("go").addEventListener("click", () => {
   );
 });
 window.__ready = true;</script>`,
+    // The wallet window's script-tag build: window.SlotgateWallet, driven like /wallet.html.
+    "/wallet-script-tag.html": `<!doctype html><title>wallet</title><button id="go">Confirm</button>
+<script src="/sdk/slotgate-wallet.iife.js"></script>
+<script>var wallet = new SlotgateWallet.SlotgateWallet(${cfg});
+document.getElementById("go").addEventListener("click", function () {
+  window.__result = undefined;
+  window.__error = undefined;
+  wallet.approvePurchases(window.__confirmation).then(
+    function (r) { window.__result = r; },
+    function (e) { window.__error = { name: e.name, code: e.code, message: e.message, isSlotgateError: e instanceof SlotgateWallet.SlotgateError }; },
+  );
+});
+window.__ready = true;</script>`,
     // A page that blocks popups (as many in-app webviews do): login() rejects popup_blocked, and the app falls
     // back to the full-page redirect.
     "/blocked-app.html": `<!doctype html><title>no popups</title><button id="login">Log in</button>

@@ -34,13 +34,13 @@ import { newCuid, registration, userWithPin } from "./helpers/slots.js";
 import { findWallet } from "../src/storage/wallets.js";
 import { PRE_LOCK_FACTORY_BYTECODE } from "./fixtures/pre-lock-factory.js";
 import { type Harness, codeOf, sharedSystem, startService, testIdentity } from "./helpers/setup.js";
+import { IMPLEMENTATION_SLOT, clearSlotWalletFlag, runForeignImplementation } from "./helpers/unsafe-slot-wallet.js";
 
 // Issue 28, items 1 and 2: a seller holds the slot wallet's owner key (their backup words) and tries every
 // back door before listing; the sale through the chain service's hand-over (as the server calls it) then
 // leaves the seller nothing: not the slot, not its tokens, not its record. A wallet the chain cannot show
 // to be clean is refused before anything is signed.
 
-const IMPLEMENTATION_SLOT = "0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc";
 const upgrades = new Interface(["function upgradeTo(address)", "function upgradeToAndCall(address,bytes)"]);
 const entryPointInterface = new Interface(entryPointAbi);
 
@@ -226,13 +226,7 @@ describe("a slot sale leaves the seller nothing, whatever the seller set before 
     // A wallet whose code was replaced: here by the wallet code of Slotgate before issue 28 (the implementation
     // its factory made), which reads the same owner, makes any call and can be upgraded by its owner. The seller
     // approves itself on XOTN; every check but the implementation's passes.
-    const preLock = await new ContractFactory(
-      ["constructor(address entryPoint)", "function accountImplementation() view returns (address)"],
-      PRE_LOCK_FACTORY_BYTECODE,
-      bank,
-    ).deploy(h.ctx.addresses.entryPoint);
-    const foreign = (await (preLock as unknown as { accountImplementation(): Promise<string> }).accountImplementation()) as string;
-    await h.ctx.provider.send("anvil_setStorageAt", [w.slot, IMPLEMENTATION_SLOT, `0x${foreign.slice(2).padStart(64, "0")}`]);
+    await runForeignImplementation(h.ctx.provider, bank, h.ctx.addresses.entryPoint, w.slot);
     await (
       await connectAccount(w.slot, owner).execute(
         h.ctx.addresses.xotn,
@@ -259,11 +253,8 @@ describe("a slot sale leaves the seller nothing, whatever the seller set before 
     const w = await sellerWithSlot();
     const owner = await ownerKeyOf(w.seller);
     const wallet = connectAccount(w.slot, owner);
-    // The slot's wallet made unrestricted, as a user's W_SALT wallet is: its `isSlotWallet` flag (slot 0, packed after
-    // Initializable's two bytes and the owner's twenty) cleared; the implementation and the owner stay.
-    const packed = BigInt(await h.ctx.provider.getStorage(w.slot, 0n));
-    const cleared = packed & ~(0xffn << (22n * 8n));
-    await h.ctx.provider.send("anvil_setStorageAt", [w.slot, "0x0", `0x${cleared.toString(16).padStart(64, "0")}`]);
+    // The slot's wallet made unrestricted, as a user's W_SALT wallet is; the implementation and the owner stay.
+    await clearSlotWalletFlag(h.ctx.provider, w.slot);
     expect([await wallet.isSlotWallet(), getAddress(await wallet.owner())]).toEqual([false, owner.address]);
     expect(await h.ctx.provider.getStorage(w.slot, IMPLEMENTATION_SLOT)).toBe(
       `0x${(await h.ctx.contracts.factory.accountImplementation()).slice(2).toLowerCase().padStart(64, "0")}`,

@@ -53,18 +53,24 @@ export async function readWalletLock(provider: Provider, addresses: SlotgateAddr
  * own initCode deploys it from the factory, as a slot wallet.
  */
 export async function requireCleanSlotWallet(ctx: { provider: Provider; walletLock: WalletLock }, wallet: string): Promise<void> {
-  const refuse = (reason: string, message: string): never => {
-    throw new ChainServiceError("slot_wallet_unsafe", `${message}; nothing was moved`, { details: { reason } });
+  // What the caller can do: nothing about this wallet makes a retry succeed, so say what to do instead.
+  const thisSlot = "this slot cannot be sold and stays with its seller; retrying does not help: list another slot instead";
+  const refuse = (reason: string, message: string, whatToDo: string): never => {
+    throw new ChainServiceError("slot_wallet_unsafe", `${message}; nothing was moved; ${whatToDo}`, { details: { reason } });
   };
   if (ctx.walletLock.missing !== null) {
-    refuse("deployment_predates_lock", `this deployment was made before slot wallets were locked (${ctx.walletLock.missing})`);
+    refuse(
+      "deployment_predates_lock",
+      `this deployment was made before slot wallets were locked (${ctx.walletLock.missing})`,
+      "no slot of it can be sold until its operator deploys this version's contracts for a new deployment (docs/decisions/marketplace.md)",
+    );
   }
   if ((await ctx.provider.getCode(wallet)) === "0x") return;
   const implementation = getAddress(`0x${(await ctx.provider.getStorage(wallet, IMPLEMENTATION_SLOT)).slice(-40)}`);
   if (implementation !== ctx.walletLock.implementation) {
-    refuse("foreign_implementation", `the slot wallet ${wallet} runs code (${implementation}) other than the factory's wallet implementation`);
+    refuse("foreign_implementation", `the slot wallet ${wallet} runs code (${implementation}) other than the factory's wallet implementation`, thisSlot);
   }
   if (!(await connectAccount(wallet, ctx.provider).isSlotWallet())) {
-    refuse("not_a_slot_wallet", `the wallet ${wallet} is not restricted to the calls a slot needs`);
+    refuse("not_a_slot_wallet", `the wallet ${wallet} is not restricted to the calls a slot needs`, thisSlot);
   }
 }

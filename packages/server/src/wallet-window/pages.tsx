@@ -35,8 +35,19 @@ function scriptMessages(tr: Translator): Record<string, string> {
 
 const strong = (c: Array<string | VNode>) => <strong>{c}</strong>;
 
+/** What the confirmation page reads besides the request, to say what will happen. */
+export interface ConfirmFacts {
+  /** `token_transfer`: the player's wallet the XOTN leaves. */
+  from?: string;
+  /** `slot_hand_over`: the slot's balance and used balances, from the chain. */
+  balance?: string;
+  used?: string;
+  /** `slot_hand_over`: the buyer's nickname (the users table); absent when no account has the id. */
+  toNickname?: string;
+}
+
 /** A player-readable sentence of what a confirmation will do. */
-function describe(tr: Translator, app: string, request: WalletConfirmationRequest, facts: { from?: string; balance?: string; used?: string }): string {
+function describe(tr: Translator, app: string, request: WalletConfirmationRequest, facts: ConfirmFacts): string {
   switch (request.kind) {
     case "approve_purchases":
       return tr.t("wallet.kind.approve_purchases", { app, cuid: request.cuid, amount: request.amount });
@@ -46,7 +57,8 @@ function describe(tr: Translator, app: string, request: WalletConfirmationReques
       return tr.t("wallet.kind.slot_hand_over", {
         meta: request.meta_idx,
         cuid: request.cu_id,
-        to: request.to_uuid,
+        // The nickname beside the id (a nickname is not unique); the id alone when no account has it.
+        to: facts.toNickname === undefined ? request.to_uuid : tr.t("wallet.player", { nickname: facts.toNickname, id: request.to_uuid }),
         balance: facts.balance ?? "0",
         used: facts.used ?? "0",
       });
@@ -91,7 +103,7 @@ export function renderConfirmPage(
   view: {
     brand: PageBrand;
     request: WalletConfirmationRequest;
-    facts: { from?: string; balance?: string; used?: string };
+    facts: ConfirmFacts;
     script: PageScript;
     config: Omit<WindowConfig, "messages">;
   },

@@ -9,6 +9,7 @@ import { readBrowserSession } from "../oauth/authorize/browser-session.js";
 import { issueCsrfToken } from "../oauth/authorize/csrf.js";
 import { withQuery } from "../oauth/authorize/params.js";
 import { clientPageBrand } from "../oauth/clients/client-brand.js";
+import { findEndUserById } from "../identity/users/end-users-store.js";
 import type { ClientRow } from "../oauth/clients/clients-store.js";
 import { SlotgateServerError } from "../platform/http/errors.js";
 import { sendHtml } from "../platform/http/html.js";
@@ -18,7 +19,15 @@ import { approveConfirmation } from "./approve.js";
 import { consentsFor, revokeRoute } from "./approvals.js";
 import { keyActionRoutes } from "./key-actions.js";
 import { type ConfirmationRow, denyConfirmation, findConfirmation, wireStatus } from "./confirmations-store.js";
-import { renderApprovalsPage, renderConfirmPage, renderKeyPage, renderWalletResult, renderWindowNotice, type WindowNotice } from "./pages.js";
+import {
+  type ConfirmFacts,
+  renderApprovalsPage,
+  renderConfirmPage,
+  renderKeyPage,
+  renderWalletResult,
+  renderWindowNotice,
+  type WindowNotice,
+} from "./pages.js";
 import { windowLimits, windowPlayer } from "./window-session.js";
 
 const confirmParams = ENDPOINTS.walletConfirmPage.input.params;
@@ -125,12 +134,14 @@ export function walletWindowRoutes(services: Services): Router {
     if (wireStatus(row) !== "pending") return notice(res, tr, client, row.redirect_uri, "closed");
     const chain = chainOf(services);
     const request = row.params;
-    const facts: { from?: string; balance?: string; used?: string } = {};
+    const facts: ConfirmFacts = {};
     if (request.kind === "token_transfer") facts.from = (await chain.walletAddressFor(Number(row.user_id))) ?? "";
     if (request.kind === "slot_hand_over") {
       const slot = await chain.slotInfo(request.cu_id, request.meta_idx);
       facts.balance = slot.balance;
       facts.used = slot.used_balances;
+      const buyer = await findEndUserById(services.db, request.to_uuid);
+      if (buyer) facts.toNickname = buyer.nickname;
     }
     const csrfToken = issueCsrfToken(req, res, secure, "/wallet");
     sendHtml(

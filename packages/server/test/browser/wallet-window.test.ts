@@ -189,8 +189,12 @@ describe("the wallet window in Chromium", () => {
     const slot = await postBasic(server, game, "/v1/dev/register_slot", { client_id: game.client_id, cuid, meta_idx: 7, user_id: playerId });
     expect(slot.status, slot.text).toBe(200);
     const { id, url } = await ask({ kind: "slot_hand_over", cu_id: cuid, to_uuid: buyer.userId, meta_idx: 7 }, "sale-1");
+    // The buyer by nickname beside the id; a nickname with markup is shown as the text it is.
+    const nickname = '<b id="injected">Bo</b> & <script>alert(1)</script>';
+    await server.sql("UPDATE end_users SET nickname = $1 WHERE id = $2", [nickname, buyer.userId]);
     const popup = await openWindow(page, url);
-    expect(await popup.textContent("#wallet-what")).toContain(`Hand your slot 7 of ${cuid} over to player ${buyer.userId}`);
+    expect(await popup.textContent("#wallet-what")).toContain(`Hand your slot 7 of ${cuid} over to player ${nickname} (ID ${buyer.userId}).`);
+    expect(await popup.locator("#wallet-what *").count(), "no element came from the nickname").toBe(0);
     const message = await approveIn(popup, page);
     expect(message.data.data).toMatchObject({ action: "slot_hand_over", status: "approved", confirmation_id: id });
     expect(await chainOf(server).slotOwner(cuid, 7)).toBe(await chainOf(server).walletAddressFor(buyer.uuid));

@@ -1,4 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { developmentKey } from "@slotgate/chain-service";
+import { connectAccount } from "@slotgate/contracts";
+import { encryptHex } from "@slotgate/protocol/crypto";
+import { Wallet, getAddress } from "ethers";
 import type { SlotView } from "@slotgate/protocol";
 import {
   errorBodySchema,
@@ -8,10 +12,12 @@ import {
   slotResponseSchema,
 } from "@slotgate/protocol/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ChainUser, chainOf, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
+import { type ChainUser, chainContracts, chainOf, newUser, pinOf, postBasic, type TestClient } from "../support/chain-flows.js";
 import { authorizeCode, BrowserSession, call, exchange, registerClient } from "../support/flows.js";
 import { startTestServer, type TestServer } from "../support/harness.js";
 import { type Receiver, startReceiver } from "../support/receiver.js";
+// The chain-service's own way of making a slot wallet unsafe (its back-door test uses the same helper).
+import { clearSlotWalletFlag, runForeignImplementation } from "../../../chain-service/test/helpers/unsafe-slot-wallet.js";
 
 /**
  * The slot endpoints (issue 16) on the real stack (the server with its development chain): the
@@ -26,6 +32,8 @@ let client: TestClient;
 let callbackUri: string;
 let cuid: string;
 let seller: ChainUser;
+/** The cuid's encryption key and IV (init_permission_provider's answer), for the encrypted spend call. */
+let aes: { key: string; iv: string };
 const POPUP = "https://web.example/popup";
 const OWNER = "0x00000000000000000000000000000000c0ffee16";
 
@@ -42,6 +50,7 @@ beforeAll(async () => {
     owner_addr: OWNER,
   });
   expect(init.status, JSON.stringify(init.json)).toBe(200);
+  aes = { key: String(init.json["aes_key"]), iv: String(init.json["aes_iv"]) };
   seller = await newUser(server, client);
 }, 120_000);
 afterAll(async () => {
@@ -225,6 +234,81 @@ describe("a user's slots: list, open, activate", () => {
     expect((await signInAgain(seller, plain))["content_address"]).toBe(await chainOf(server).walletAddressFor(seller.uuid));
     expect((await signInAgain(seller))["content_address"]).toBe(second.slot);
   });
+});
+
+describe("a slot whose wallet the chain cannot show clean is refused at exchange_token_owner (slot_wallet_unsafe)", () => {
+  // The chain service's check (chain/wallet-lock.ts) as a caller of the HTTP API meets it: 409 with the reason in
+  // `details` (docs/errors.md), a message saying what to do, and nothing moved on the chain.
+  const unsafe: Array<[reason: string, tamper: (chain: ReturnType<typeof chainContracts>, wallet: string) => Promise<unknown>]> = [
+    ["not_a_slot_wallet", (chain, wallet) => clearSlotWalletFlag(chain.provider, wallet)],
+    [
+      "foreign_implementation",
+      (chain, wallet) => runForeignImplementation(chain.provider, new Wallet(developmentKey(9), chain.provider), chainOf(server).addresses.entryPoint, wallet),
+    ],
+  ];
+  for (const [reason, tamper] of unsafe) {
+    it(`${reason}: 409 slot_wallet_unsafe with details.reason and what to do; owner, balance and used_balances stay as the chain had them`, async () => {
+      const owner = await newUser(server, client);
+      const [slot] = await listSlots(owner);
+      const pin = pinOf("272727");
+      const reg = await call(server.url, "POST", "/v1/pin/register", { token: owner.token, body: { user_uuid: owner.uuid, ...pin } });
+      expect(reg.status, JSON.stringify(reg.json)).toBe(200);
+      const share = (reg.json["data"] as Array<{ key_share_user: string }>)[0]!.key_share_user;
+      await registeredOnChain(slot!.meta_idx);
+      // Tokens and a spending record in the slot; the purchase deploys its wallet, the only kind the check reads.
+      const fund = await postBasic(server, client, "/v1/dev/fund_slot", { client_id: client.client_id, user_id: owner.userId, xotn: "5000", cuid });
+      expect(fund.status, JSON.stringify(fund.json)).toBe(200);
+      const buy = await postBasic(server, client, "/v1/development-api/user_buy_content_token", {
+        client_id: client.client_id,
+        user_dbkey: owner.userId,
+        amount: "1000",
+        cuid,
+      });
+      expect(buy.status, JSON.stringify(buy.json)).toBe(200);
+      const used = JSON.stringify({ client_id: client.client_id, user_dbkey: owner.userId, amount: "300", cuid });
+      const spend = await postBasic(server, client, "/v1/development-api/increase_used_content_token", {
+        encrypted_message: encryptHex(used, aes.key, aes.iv),
+      });
+      expect(spend.status, JSON.stringify(spend.json)).toBe(200);
+      const buyer = await newUser(server, await registerClient(server.url, { blockchain: true }));
+
+      const chain = chainContracts(server);
+      try {
+        await tamper(chain, slot!.slot);
+        const onChain = async () => ({
+          registry: [...(await chain.exchange.slot_info(cuid, BigInt(slot!.meta_idx)))],
+          walletOwner: getAddress(await connectAccount(slot!.slot, chain.provider).owner()),
+          xotn: await chain.xotn.balanceOf(slot!.slot),
+        });
+        const before = await onChain();
+        expect(before.registry.slice(1), "[slot, tr_cnt, balance, used_balances] before the sale").toEqual([getAddress(slot!.slot), 0n, 700n, 300n]);
+
+        const sale = await call(server.url, "POST", "/idex-platform/exchange_token_owner", {
+          token: owner.token,
+          body: {
+            state: `unsafe-${randomBytes(6).toString("hex")}`,
+            cu_id: cuid,
+            from_uuid: owner.userId,
+            to_uuid: buyer.userId,
+            meta_idx: slot!.meta_idx,
+            ...pin,
+            key_share_user: share,
+          },
+        });
+        expect([sale.status, sale.json["error"]], JSON.stringify(sale.json)).toEqual([409, "slot_wallet_unsafe"]);
+        const body = errorBodySchema.parse(sale.json);
+        expect(body.details).toEqual([{ path: "reason", message: reason }]);
+        expect(body.message).toMatch(
+          /nothing was moved; this slot cannot be sold and stays with its seller; retrying does not help: list another slot instead$/,
+        );
+
+        expect(await onChain(), "owner (registry and wallet key), XOTN, balance and used_balances as before").toEqual(before);
+        expect(await readSlot(slot!.meta_idx)).toMatchObject({ owner_user_id: owner.userId, tr_cnt: 0, balance: "700", used_balances: "300" });
+      } finally {
+        chain.close();
+      }
+    });
+  }
 });
 
 describe("GET /v1/slots/:cu_id/:meta_idx (public)", () => {

@@ -280,10 +280,36 @@ describe("the confirmation window", () => {
     const id = String(created.json["id"]);
     const page = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
     expect(page.status, page.html).toBe(200);
-    expect(page.html).toContain(`Hand your slot 5 of ${cuid} over to player ${stranger.userId}`);
+    // The buyer is named by nickname beside the id, the nickname as text; here the account's own nickname.
+    const nickname = (await server.sql<{ nickname: string }>("SELECT nickname FROM end_users WHERE id = $1", [stranger.userId]))[0]?.nickname;
+    expect(nickname).toMatch(/^\S+$/);
+    expect(page.html).toContain(`Hand your slot 5 of ${cuid} over to player ${nickname} (ID ${stranger.userId})`);
     const ok = await windowPost(server, page.cookie, `/wallet/confirm/${id}/approve`, { csrf_token: page.csrf, ...shares });
     expect(ok.json, ok.text).toMatchObject({ status: "approved" });
     expect(await chainOf(server).slotOwner(cuid, 5)).toBe(await chainOf(server).walletAddressFor(stranger.uuid));
+  });
+
+  it("the hand-over page names the buyer by nickname beside the id: a nickname with markup comes back as text; an unknown buyer by id only", async () => {
+    const handOver = (toUuid: string) =>
+      ask(game, {
+        user_uuid: player.uuid,
+        redirect_uri: game.redirect_uris[0]!,
+        request: { kind: "slot_hand_over", cu_id: cuid, to_uuid: toUuid, meta_idx: 0 },
+      });
+    const buyer = await newWindowPlayer(server, game);
+    await server.sql("UPDATE end_users SET nickname = $1 WHERE id = $2", ['<img src=x onerror="alert(1)">&amp;', buyer.userId]);
+    const id = String((await handOver(buyer.userId)).json["id"]);
+    const page = await openWindow(server, player.cookie, `/wallet/confirm/${id}?state=s1`);
+    expect(page.status, page.html).toBe(200);
+    const what = /<p id="wallet-what" class="what">([^<]*)<\/p>/.exec(page.html)?.[1];
+    expect(what, "the sentence is one text node: no element came from the nickname").toBeDefined();
+    expect(what).toContain(`over to player &lt;img src=x onerror=&quot;alert(1)&quot;>&amp;amp; (ID ${buyer.userId}).`);
+    expect(page.html).not.toContain("<img src=x");
+
+    const unknown = String((await handOver("987654321")).json["id"]);
+    const byId = await openWindow(server, player.cookie, `/wallet/confirm/${unknown}?state=s1`);
+    expect(byId.status, byId.html).toBe(200);
+    expect(byId.html).toContain(`of ${cuid} over to player 987654321. Everything`);
   });
 
   it("the result page posts the outcome to the confirmation's registered origin only, and carries no secret", async () => {

@@ -66,11 +66,11 @@ export async function xotnBalance(server: TestServer, address: string): Promise<
 
 /**
  * The deployed contracts of a test server's development chain, read-only over its JSON-RPC URL (to check
- * what the chain says); `close()` releases the connection.
+ * what the chain says, or to write its state with Anvil's methods through `provider`); `close()` releases the connection.
  */
-export function chainContracts(server: TestServer): SlotgateContracts & { close(): void } {
+export function chainContracts(server: TestServer): SlotgateContracts & { provider: JsonRpcProvider; close(): void } {
   const provider = new JsonRpcProvider(server.slotgate.services.chain?.rpcUrl as string, undefined, { cacheTimeout: -1, staticNetwork: true });
-  return { ...connectContracts(chainOf(server).addresses, provider), close: () => provider.destroy() };
+  return { ...connectContracts(chainOf(server).addresses, provider), provider, close: () => provider.destroy() };
 }
 
 /** Digest of every chain-service record the HTTP layer can change (to assert that nothing changed). */

@@ -207,6 +207,7 @@ export const ar: Record<MessageId, string> = {
   "wallet.kind.token_transfer": "إرسال {amount} XOTN (بوحدة wei) من محفظتك {from} إلى {to}.",
   "wallet.kind.slot_hand_over":
     "تسليم خانتك {meta} في {cuid} إلى اللاعب {to}. ينتقل كل ما فيها إلى المالك الجديد: الخانة ورصيدها {balance} ورصيدها المستخدم {used}.",
+  "wallet.player": "{nickname} (المعرّف {id})",
   "wallet.expires": "هذا الطلب صالح لمدة 10 دقائق.",
   "wallet.nothingMoves": "إذا رفضت أو أغلقت هذه النافذة فلن ينتقل شيء.",
   "wallet.pin": "رمز PIN",

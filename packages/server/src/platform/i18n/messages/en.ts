@@ -209,6 +209,7 @@ export const en = {
   "wallet.kind.token_transfer": "Send {amount} XOTN (in wei) from your wallet {from} to {to}.",
   "wallet.kind.slot_hand_over":
     "Hand your slot {meta} of {cuid} over to player {to}. Everything in it moves to the new owner: the slot, its balance of {balance} and its used balances of {used}.",
+  "wallet.player": "{nickname} (ID {id})",
   "wallet.expires": "This request is valid for 10 minutes.",
   "wallet.nothingMoves": "If you deny or close this window, nothing moves.",
   "wallet.pin": "Your PIN",

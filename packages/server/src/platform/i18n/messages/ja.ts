@@ -211,6 +211,7 @@ export const ja: Record<MessageId, string> = {
   "wallet.kind.token_transfer": "あなたのウォレット {from} から {to} へ {amount} XOTN (wei) を送ります。",
   "wallet.kind.slot_hand_over":
     "{cuid} のスロット {meta} をプレイヤー {to} に引き渡します。スロット、残高 {balance}、使用済み残高 {used} がすべて新しい所有者に移ります。",
+  "wallet.player": "{nickname}（ID {id}）",
   "wallet.expires": "このリクエストの有効期間は 10 分です。",
   "wallet.nothingMoves": "拒否するかこのウィンドウを閉じると、何も移動しません。",
   "wallet.pin": "PIN",

@@ -207,6 +207,7 @@ export const ko: Record<MessageId, string> = {
   "wallet.kind.token_transfer": "내 지갑 {from}에서 {to}(으)로 {amount} XOTN(wei)을 보냅니다.",
   "wallet.kind.slot_hand_over":
     "{cuid}의 슬롯 {meta}을(를) 플레이어 {to}에게 넘깁니다. 슬롯, 잔액 {balance}, 사용된 잔액 {used}이(가) 모두 새 소유자에게 이동합니다.",
+  "wallet.player": "{nickname}(사용자 ID {id})",
   "wallet.expires": "이 요청은 10분 동안 유효합니다.",
   "wallet.nothingMoves": "거부하거나 이 창을 닫으면 아무것도 이동하지 않습니다.",
   "wallet.pin": "PIN",

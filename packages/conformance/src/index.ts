@@ -144,6 +144,7 @@ export {
   type ProviderWorld,
   providerClient,
 } from "./checks/content-tokens.js";
+export { publicClientChecks, publicClientLoopbackPkce, silentRenewalAndBrowserLogout } from "./checks/public-clients.js";
 export { saleRefusedWhileSellerLoggedIn, slotChecks, slotsOpenListActivateAfterLogout, slotsRefuseBadInputAndStrangers } from "./checks/slots.js";
 export {
   walletConfirmationCreatedPendingAndReadable,

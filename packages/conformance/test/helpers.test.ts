@@ -14,7 +14,7 @@ describe("public surface", () => {
     expect(new Set(checks).size, "no check registered twice").toBe(checks.length);
     const exported = new Set(Object.values(api));
     for (const check of checks) expect(exported.has(check), `${check.name} is exported by name`).toBe(true);
-    expect(checks.length).toBe(95);
+    expect(checks.length).toBe(97);
   });
 });
 

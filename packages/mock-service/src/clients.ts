@@ -32,12 +32,19 @@ export function requireRegisteredRedirectUri(ctx: MockContext, client: ClientRec
   if (!isRegisteredRedirectUri(ctx, client, uri)) throw new HttpError("redirect_uri_mismatch");
 }
 
-/** The client whose id and secret match, or throws 401 invalid_client. */
+/** Whether a client is public (`token_endpoint_auth_method: "none"`): no secret, PKCE S256 on every code. */
+export function isPublicClient(client: ClientRecord): boolean {
+  return client.token_endpoint_auth_method === "none";
+}
+
+/** The client whose id and secret match, or throws 401 invalid_client (always for a public client: it has no secret). */
 export function authenticateClient(ctx: MockContext, clientId: string, secret: string): ClientRecord {
   const client = activeClient(ctx, clientId);
   const previous = client?.previous_secret;
   const ok =
-    client && (safeEqual(client.client_secret, secret) || (previous !== undefined && previous.until > ctx.now() && safeEqual(previous.secret, secret)));
+    client &&
+    !isPublicClient(client) &&
+    (safeEqual(client.client_secret, secret) || (previous !== undefined && previous.until > ctx.now() && safeEqual(previous.secret, secret)));
   if (!client || !ok) throw new HttpError("invalid_client");
   return client;
 }

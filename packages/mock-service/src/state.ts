@@ -28,6 +28,16 @@ export interface ClientRecord extends ClientApplication {
   brand?: { display_name?: string; accent_color?: string; logo?: { content_type: string; bytes: Uint8Array; sha256: string } };
 }
 
+/** A browser's service session for one client: set by an interactive approval, read by `prompt=none`. */
+export interface BrowserSessionRecord {
+  client_id: string;
+  user_id: string;
+  /** When the user signed in interactively (epoch ms); the session never outlives it by more than 90 days. */
+  auth_time: number;
+  /** When it ends (epoch ms): 30 days after its last use, at most 90 after `auth_time`. */
+  expires_at: number;
+}
+
 /** An end user. */
 export interface EndUserRecord {
   user_id: string;
@@ -238,6 +248,8 @@ export class MockState {
   readonly mails: SentMail[] = [];
   /** Sign-ups waiting for their emailed code, by challenge id. */
   readonly signupChallenges = new Map<string, SignupChallenge>();
+  /** Browser sessions (the cookie silent renewal reads), by cookie value. */
+  readonly browserSessions = new Map<string, BrowserSessionRecord>();
   /** Every authorize callback attempted, in order. */
   readonly callbacks: CallbackDelivery[] = [];
   /** Wallet confirmations (`POST /v1/wallet/confirmations`), by id. */

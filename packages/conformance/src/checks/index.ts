@@ -5,6 +5,7 @@ import { devCenterChecks } from "./dev-center.js";
 import { deviceChecks } from "./device.js";
 import { endpointTableChecks } from "./endpoint-table.js";
 import { oauthMetaChecks } from "./oauth-meta.js";
+import { publicClientChecks } from "./public-clients.js";
 import { refreshChecks } from "./refresh.js";
 import { statusChecks } from "./status.js";
 import { tokenChecks } from "./token.js";
@@ -15,6 +16,7 @@ export const CHECK_GROUPS: Readonly<Record<string, CheckGroup>> = {
   "developer center": devCenterChecks,
   authorize: authorizeChecks,
   token: tokenChecks,
+  "public clients and silent renewal": publicClientChecks,
   "refresh tokens": refreshChecks,
   "device grant": deviceChecks,
   "validate / revoke": validateRevokeChecks,

@@ -2,7 +2,8 @@ import { type ErrorCode, LIMITS, loopbackJwtRedirect } from "@slotgate/protocol"
 import { ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { authorizeQuerySchema, authorizeStateRequired, devUserCredentialsSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
-import { activeClient, requireClient, requireRegisteredRedirectUri } from "../clients.js";
+import { browserLogoutHandler, silentRenewal, startBrowserSession } from "../browser-session.js";
+import { activeClient, isPublicClient, requireClient, requireRegisteredRedirectUri } from "../clients.js";
 import { issueCode } from "../codes.js";
 import { type MockContext, endpointUrl } from "../context.js";
 import { queryRecord, readParams, validate } from "../http/body.js";
@@ -54,8 +55,27 @@ function checkParams(ctx: MockContext, params: AuthorizeParams): ClientRecord {
   const client = requireClient(ctx, params.client_id!);
   requireRegisteredRedirectUri(ctx, client, params.redirect_uri!);
   if (params.response_type !== "code") throw new HttpError("unsupported_response_type");
-  const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+  const defined = Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined && v !== ""));
   validate(authorizeQuerySchema, defined);
+  if (params.code_challenge && params.code_challenge_method !== "S256") {
+    throw new HttpError("invalid_request", {
+      message: "Invalid request: code_challenge_method must be S256 when code_challenge is sent",
+      details: [{ path: "code_challenge_method", message: "must be S256" }],
+    });
+  }
+  if (isPublicClient(client) && !params.code_challenge) {
+    throw new HttpError("invalid_request", {
+      message:
+        "Invalid request: this client is public (no secret), so it must send PKCE: code_challenge = BASE64URL(SHA-256(code_verifier)) with code_challenge_method=S256 (RFC 7636), and the code_verifier when it redeems the code",
+      details: [{ path: "code_challenge", message: "is required for a public client (PKCE S256)" }],
+    });
+  }
+  if (params.prompt === "none" && (isPublicClient(client) || params.display !== "popup" || jwtRedirect(client, params))) {
+    throw new HttpError("invalid_request", {
+      message: "Invalid request: prompt=none (silent renewal) needs display=popup and a web client's redirect URI; the result is posted to the parent window",
+      details: [{ path: "prompt", message: "needs display=popup and a confidential client's redirect URI other than a desktop or game loopback URI" }],
+    });
+  }
   return client;
 }
 
@@ -74,8 +94,8 @@ function withQuery(uri: string, query: Record<string, string | undefined>): stri
   return `${uri}${uri.includes("?") ? "&" : "?"}${new URLSearchParams(defined).toString()}`;
 }
 
-function redirect(location: string): Response {
-  return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store" } });
+function redirect(location: string, headers: Record<string, string> = {}): Response {
+  return new Response(null, { status: 302, headers: { Location: location, "Cache-Control": "no-store", ...headers } });
 }
 
 function formAgain(args: { params: AuthorizeParams; csrf: string; client: ClientRecord; error: ErrorCode; email?: string; status: number }): Response {
@@ -88,13 +108,15 @@ function formAgain(args: { params: AuthorizeParams; csrf: string; client: Client
 async function outcome(ctx: MockContext, params: AuthorizeParams, client: ClientRecord, user: EndUserRecord | null): Promise<Response> {
   const redirectUri = params.redirect_uri!;
   const loopbackJwt = jwtRedirect(client, params);
+  // A web client's approval (page or popup) starts the browser session silent renewal reads; a public client's does not.
+  const session: Record<string, string> = user && !isPublicClient(client) && !loopbackJwt ? startBrowserSession(ctx, client.client_id, user.user_id) : {};
   // Absent only on a PKCE S256 code redirect: the answer then carries no `state` at all.
   const state = params.state || undefined;
   const denied = { error: "access_denied", error_description: "The user denied the authorization request.", state };
-  if (params.display === "popup" && !loopbackJwt) {
+  if (params.display === "popup" && !loopbackJwt && !isPublicClient(client)) {
     const data = user ? await issueUserJwt(ctx, user.user_id, params.client_id!) : "access_denied";
     const targetOrigin = ctx.faults.popupWildcardOrigin ? "*" : new URL(redirectUri).origin;
-    return html(popupResultPage({ targetOrigin, redirectUri, type: user ? "success" : "fail", data, state: state ?? "" }));
+    return html(popupResultPage({ targetOrigin, redirectUri, type: user ? "success" : "fail", data, state: state ?? "" }), 200, session);
   }
   if (!user) return redirect(withQuery(redirectUri, denied));
   if (loopbackJwt) {
@@ -106,7 +128,7 @@ async function outcome(ctx: MockContext, params: AuthorizeParams, client: Client
     user_id: user.user_id,
     ...(params.code_challenge !== undefined ? { code_challenge: params.code_challenge } : {}),
   });
-  return redirect(withQuery(redirectUri, { code: code.code, state }));
+  return redirect(withQuery(redirectUri, { code: code.code, state }), session);
 }
 
 /** Sign-up: mails a one-time code (kept in `state.mails`) and answers the code page; nothing is created yet. */
@@ -160,6 +182,7 @@ async function mailboxStep(ctx: MockContext, params: AuthorizeParams, client: Cl
 export function authorizeHandlers(ctx: MockContext) {
   const url = endpointUrl(ctx, ENDPOINTS.authorize);
   return [
+    browserLogoutHandler(ctx),
     http.get(url, async ({ request }) => {
       await ctx.ready();
       const params = pick(queryRecord(new URL(request.url)));
@@ -169,6 +192,7 @@ export function authorizeHandlers(ctx: MockContext) {
       } catch (error) {
         return failure(request, error);
       }
+      if (params.prompt === "none") return silentRenewal(ctx, request, params, client);
       const csrf = randomBase64url(24);
       return html(authorizePage({ params, csrfToken: csrf, clientName: client.name }), 200, {
         "Set-Cookie": `${CSRF_COOKIE}=${csrf}; Path=/oauth; HttpOnly; SameSite=Lax`,

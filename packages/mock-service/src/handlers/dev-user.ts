@@ -1,4 +1,5 @@
-import type { ClientApplication } from "@slotgate/protocol";
+import { type ClientApplication, isLoopbackIpRedirectUri } from "@slotgate/protocol";
+import { PUBLIC_REDIRECT_MESSAGE } from "@slotgate/protocol/schemas";
 import { ENDPOINTS } from "@slotgate/protocol/endpoints";
 import type { MockContext } from "../context.js";
 import { HttpError } from "../http/http-error.js";
@@ -19,6 +20,7 @@ export function publicClient(client: ClientRecord, now = Date.now()): ClientAppl
     platform: client.platform,
     blockchain: client.blockchain,
     grant_types: [...client.grant_types],
+    token_endpoint_auth_method: client.token_endpoint_auth_method ?? "client_secret_basic",
     created_at: client.created_at,
     disabled: client.disabled === true,
     previous_secret_valid_until: client.previous_secret && client.previous_secret.until > now ? new Date(client.previous_secret.until).toISOString() : null,
@@ -47,12 +49,15 @@ export function devUserHandlers(ctx: MockContext) {
       return session(dev.uuid);
     }),
     ...mockEndpoint(ctx, ENDPOINTS.registerClient, {}, async (body, { developer }): Promise<Answer<"registerClient">> => {
+      // A public native client (`none`, docs/decisions/game-clients.md) has no secret: "" never authenticates.
+      const method = body.token_endpoint_auth_method ?? "client_secret_basic";
       const client: ClientRecord = {
         client_id: `sg_${randomHex(12)}`,
-        client_secret: randomBase64url(32),
+        client_secret: method === "none" ? "" : randomBase64url(32),
+        token_endpoint_auth_method: method,
         owner_uuid: developer!.sub,
         name: body.name,
-        redirect_uris: body.redirect_uris,
+        redirect_uris: [...new Set(body.redirect_uris)],
         download_url: body.download_url,
         web_url: body.web_url,
         platform: body.platform,
@@ -66,7 +71,9 @@ export function devUserHandlers(ctx: MockContext) {
         redirect_uris: client.redirect_uris,
         platform: client.platform,
         blockchain: client.blockchain,
+        token_endpoint_auth_method: method,
       });
+      if (method === "none") return { success: true, ...publicClient(client, ctx.now()), token_endpoint_auth_method: "none" };
       return { success: true, ...publicClient(client, ctx.now()), client_secret: client.client_secret };
     }),
     ...mockEndpoint(ctx, ENDPOINTS.getDevUser, {}, async (_input, { developer }): Promise<Answer<"getDevUser">> => {
@@ -116,6 +123,12 @@ function manageHandlers(ctx: MockContext) {
     ...mockEndpoint(ctx, ENDPOINTS.updateClient, {}, async (input, caller): Promise<Answer<"updateClient">> => {
       const { client, actor } = owned(input, caller);
       const { client_id: _id, ...edit } = input;
+      if (client.token_endpoint_auth_method === "none" && edit.redirect_uris) {
+        const details = edit.redirect_uris.flatMap((uri, i) =>
+          isLoopbackIpRedirectUri(uri) ? [] : [{ path: `redirect_uris.${i}`, message: PUBLIC_REDIRECT_MESSAGE }],
+        );
+        if (details.length > 0) throw new HttpError("invalid_request", { message: `Invalid request: ${PUBLIC_REDIRECT_MESSAGE}`, details });
+      }
       const next = { ...edit, ...(edit.redirect_uris ? { redirect_uris: [...new Set(edit.redirect_uris)] } : {}) };
       const changes: Record<string, { from: unknown; to: unknown }> = {};
       for (const key of ["name", "redirect_uris", "download_url", "web_url"] as const) {
@@ -140,6 +153,11 @@ function manageHandlers(ctx: MockContext) {
     }),
     ...mockEndpoint(ctx, ENDPOINTS.rotateClientSecret, {}, async (input, caller): Promise<Answer<"rotateClientSecret">> => {
       const { client, actor } = owned(input, caller);
+      if (client.token_endpoint_auth_method === "none") {
+        throw new HttpError("invalid_request", {
+          message: "Invalid request: this client is public (token_endpoint_auth_method none): it has no secret to rotate; its codes are proven with PKCE",
+        });
+      }
       const until = ctx.clientSecretOverlapSeconds > 0 && !ctx.faults.rotationWithoutOverlap ? ctx.now() + ctx.clientSecretOverlapSeconds * 1000 : null;
       if (until === null) delete client.previous_secret;
       else client.previous_secret = { secret: client.client_secret, until };

@@ -2,7 +2,16 @@ import { type ErrorCode, ERRORS } from "@slotgate/protocol";
 import { escapeHtml, htmlPage } from "./escape.js";
 
 /** The authorize parameters carried through the form as hidden inputs. */
-export const AUTHORIZE_PARAMS = ["client_id", "redirect_uri", "response_type", "state", "display", "code_challenge", "code_challenge_method"] as const;
+export const AUTHORIZE_PARAMS = [
+  "client_id",
+  "redirect_uri",
+  "response_type",
+  "state",
+  "display",
+  "prompt",
+  "code_challenge",
+  "code_challenge_method",
+] as const;
 
 /** The CSRF field, the sign-in fields and the consent buttons (stable names: email, password, intent, decision). */
 export function signInControls(args: { csrfToken: string; email?: string }): string {

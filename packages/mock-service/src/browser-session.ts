@@ -50,7 +50,7 @@ const SILENT_RESULT_SCRIPT =
 /**
  * `GET /oauth/authorize?…&display=popup&prompt=none` (validated): with a live session for this client whose user
  * still exists, a page posting a fresh user JWT to the parent (the session extended, a new cookie); otherwise
- * `login_required` (a dead session's cookie cleared). Framable by the redirect URI's origin only.
+ * `login_required` (the cookie cleared when the session's user is gone). Framable by the redirect URI's origin only.
  */
 export async function silentRenewal(
   ctx: MockContext,
@@ -68,8 +68,9 @@ export async function silentRenewal(
     ctx.state.browserSessions.delete(value!);
     headers = startBrowserSession(ctx, client.client_id, user.user_id, live.auth_time);
     message = { ...message, type: "success", data: await issueUserJwt(ctx, user.user_id, client.client_id) };
-  } else if (value) {
-    if (session) ctx.state.browserSessions.delete(value);
+  } else if (live) {
+    // As the server: a live session whose user is gone is ended; an unknown or expired cookie is left alone.
+    ctx.state.browserSessions.delete(value!);
     headers = clearCookie(ctx, client.client_id);
   }
   const origin = new URL(params.redirect_uri!).origin;

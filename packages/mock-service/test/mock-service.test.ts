@@ -209,6 +209,72 @@ describe("clock-dependent rules (frozen clock)", () => {
   });
 });
 
+describe("public clients and the browser session (beyond the conformance suite)", () => {
+  async function developerToken(post: ReturnType<typeof use>["post"]): Promise<string> {
+    const login = await post("/v1/dev-user/login_devuser", { email: FIXTURES.developer.email, password: FIXTURES.developer.password });
+    return ((await login.json()) as { token: string }).token;
+  }
+
+  it("a public client has no secret to rotate and keeps loopback IP redirect URIs only (400 invalid_request)", async () => {
+    const { mock, post } = use();
+    const auth = { Authorization: `Bearer ${await developerToken(post)}` };
+    const registered = await post(
+      "/v1/dev-user/clients",
+      {
+        name: "Public",
+        redirect_uris: ["http://127.0.0.1/callback"],
+        download_url: "https://x.test/d",
+        web_url: "https://x.test/",
+        platform: "game",
+        blockchain: false,
+        token_endpoint_auth_method: "none",
+      },
+      auth,
+    );
+    const { client_id } = (await registered.json()) as { client_id: string };
+    const rotate = await post(`/v1/dev-user/clients/${client_id}/secret`, {}, auth);
+    expect([rotate.status, ((await rotate.json()) as { error: string }).error]).toEqual([400, "invalid_request"]);
+    const edit = await fetch(`${mock.baseUrl}/v1/dev-user/clients/${client_id}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/json", ...auth },
+      body: JSON.stringify({ redirect_uris: ["https://game.example/callback"] }),
+    });
+    expect([edit.status, ((await edit.json()) as { error: string }).error]).toEqual([400, "invalid_request"]);
+    expect(mock.state.clients.get(client_id)?.redirect_uris).toEqual(["http://127.0.0.1/callback"]);
+  });
+
+  it("a browser session ends 30 days after its last use; a renewal extends it", async () => {
+    let now = Date.parse("2026-01-01T00:00:00Z");
+    const { mock } = use({ now: () => now });
+    const client = FIXTURES.webClient;
+    const query = { client_id: client.client_id, redirect_uri: client.redirect_uri, response_type: "code", state: "s1" };
+    const page = await fetch(`${mock.baseUrl}/oauth/authorize?${new URLSearchParams(query)}`);
+    const csrf = /slotgate_csrf=([^;]+)/.exec(page.headers.get("set-cookie") ?? "")?.[1] ?? "";
+    const approved = await fetch(`${mock.baseUrl}/oauth/authorize`, {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: `slotgate_csrf=${csrf}` },
+      body: new URLSearchParams({ ...query, csrf_token: csrf, email: FIXTURES.endUser.email, password: FIXTURES.endUser.password, decision: "approve" }),
+    });
+    let cookie = /^(slotgate_session_[^;]+)/.exec(approved.headers.get("set-cookie") ?? "")?.[1] ?? "";
+    expect(cookie).toMatch(/^slotgate_session_\w+=.+/);
+    const silent = async () => {
+      const res = await fetch(`${mock.baseUrl}/oauth/authorize?${new URLSearchParams({ ...query, display: "popup", prompt: "none" })}`, {
+        headers: { Cookie: cookie },
+      });
+      const next = /^(slotgate_session_[^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1];
+      if (next) cookie = next;
+      return (/"type":"(\w+)"/.exec(await res.text()) ?? [])[1];
+    };
+    now += 29 * 86_400_000;
+    expect(await silent()).toBe("success");
+    now += 29 * 86_400_000;
+    expect(await silent(), "29 days after the renewal").toBe("success");
+    now += 31 * 86_400_000;
+    expect(await silent(), "31 days idle").toBe("fail");
+  });
+});
+
 describe("authorize callback delivery", () => {
   it("retries the server-to-server POST on 5xx and records the delivery", async () => {
     const { mock } = use({ backendRedirectUri: "http://backend.test/slotgate/callback", callbackDelayMs: 1 });

@@ -1,3 +1,4 @@
+import { LIMITS, SILENT_RESULT_SCRIPT } from "@slotgate/protocol";
 import { ENDPOINTS } from "@slotgate/protocol/endpoints";
 import { browserLogoutSchema } from "@slotgate/protocol/schemas";
 import { http } from "msw";
@@ -18,8 +19,8 @@ import { issueUserJwt } from "./tokens.js";
  * is a stateless HMAC; the simulation keeps the session in `state.browserSessions` under a random cookie value.
  */
 
-const IDLE_MS = 30 * 86_400_000;
-const MAX_MS = 90 * 86_400_000;
+const IDLE_MS = LIMITS.browserSessionIdleSeconds * 1000;
+const MAX_MS = LIMITS.browserSessionMaxSeconds * 1000;
 
 function cookieName(clientId: string): string {
   return `slotgate_session_${clientId}`;
@@ -42,10 +43,6 @@ export function startBrowserSession(ctx: MockContext, clientId: string, userId: 
 function clearCookie(ctx: MockContext, clientId: string): Record<string, string> {
   return { "Set-Cookie": `${cookieName(clientId)}=; ${attributes(ctx, 0)}` };
 }
-
-/** The silent-renewal page's script: posts the result to the parent frame at the redirect URI's origin only (the server's bytes). */
-const SILENT_RESULT_SCRIPT =
-  'var r = JSON.parse(document.getElementById("slotgate-result").textContent);\nif (window.parent !== window) window.parent.postMessage(r.message, r.targetOrigin);';
 
 /**
  * `GET /oauth/authorize?…&display=popup&prompt=none` (validated): with a live session for this client whose user

@@ -27,7 +27,7 @@ export { GRANT_TYPES, type GrantType } from "./grant-types.js";
 export { LIMITS, type Limits } from "./limits.js";
 export { PATHS, type PathName } from "./paths.js";
 export { isLoopbackIpRedirectUri, loopbackJwtRedirect, redirectUriAllowed, type TokenEndpointAuthMethod } from "./redirect-uris.js";
-export { POPUP_RESULT_SCRIPT, popupResultPayload, walletResultPayload, type PopupResultPayload } from "./popup-result.js";
+export { POPUP_RESULT_SCRIPT, popupResultPayload, SILENT_RESULT_SCRIPT, walletResultPayload, type PopupResultPayload } from "./popup-result.js";
 export type * from "./types/chain.js";
 export type * from "./types/content-token.js";
 export type * from "./types/dev-user.js";

@@ -21,6 +21,10 @@ export const LIMITS = {
   popupHeight: 500,
   /** Lifetime of the user JWT returned by the popup login: 7 days, in seconds. */
   userJwtLifetimeSeconds: 7 * 24 * 60 * 60,
+  /** A browser session (silent renewal, the wallet window) lives this long after its last use (sign-in or renewal), in seconds… */
+  browserSessionIdleSeconds: 30 * 86_400,
+  /** …and at most this long after the interactive sign-in, in seconds; then the user signs in again. */
+  browserSessionMaxSeconds: 90 * 86_400,
   /** Lifetime of an access token issued by the code exchange, in seconds (`expires_in`). */
   accessTokenLifetimeSeconds: 60 * 60,
   /** Lifetime of an authorization code, in seconds. Codes are also single-use. */

@@ -96,3 +96,16 @@ export const POPUP_RESULT_SCRIPT = `(function () {
   } catch (e) {}
   setTimeout(function () { window.close(); }, 50);
 })();`;
+
+/**
+ * The silent-renewal result page's script (`prompt=none`, in the client SDK's hidden iframe), one copy for the
+ * reference server and the simulated service: posts `#slotgate-result`'s `message` to the parent frame at
+ * `targetOrigin` only.
+ *
+ * @example
+ * ```ts
+ * html += `<script nonce="${nonce}">${SILENT_RESULT_SCRIPT}</script>`;
+ * ```
+ */
+export const SILENT_RESULT_SCRIPT =
+  'var r = JSON.parse(document.getElementById("slotgate-result").textContent);\nif (window.parent !== window) window.parent.postMessage(r.message, r.targetOrigin);';

@@ -16,6 +16,7 @@ describe("public surface", () => {
         "LIMITS",
         "PATHS",
         "POPUP_RESULT_SCRIPT",
+        "SILENT_RESULT_SCRIPT",
         "isErrorCode",
         "isLoopbackIpRedirectUri",
         "isPendingWrite",

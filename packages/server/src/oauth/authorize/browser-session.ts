@@ -1,4 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
+import { LIMITS } from "@slotgate/protocol";
 import type { Request, Response } from "express";
 import type { Services } from "../../platform/app/services.js";
 import { readCookie } from "./csrf.js";
@@ -12,11 +13,6 @@ import { readCookie } from "./csrf.js";
  * `/wallet` read it: docs/decisions/wallet-window.md), `SameSite=None; Secure` on https (the renewal runs in
  * a cross-site iframe) and `SameSite=Lax` on plain-http development issuers.
  */
-
-/** A session lives this long after its last use (sign-in or renewal)… */
-export const BROWSER_SESSION_IDLE_SECONDS = 30 * 86_400;
-/** …and at most this long after the interactive sign-in, then the user signs in again. */
-export const BROWSER_SESSION_MAX_SECONDS = 90 * 86_400;
 
 const PREFIX = "slotgate_session_";
 
@@ -39,7 +35,7 @@ function attributes(services: Services, maxAge: number, path = "/"): string {
 /** Starts (`authTime` now) or extends (the session's own `authTime`) the browser session of `userId` for `clientId`. */
 export function setBrowserSession(services: Services, res: Response, clientId: string, userId: string, authTime = Math.floor(Date.now() / 1000)): void {
   const now = Math.floor(Date.now() / 1000);
-  const expires = Math.min(now + BROWSER_SESSION_IDLE_SECONDS, authTime + BROWSER_SESSION_MAX_SECONDS);
+  const expires = Math.min(now + LIMITS.browserSessionIdleSeconds, authTime + LIMITS.browserSessionMaxSeconds);
   if (expires <= now) return;
   const body = `${userId}.${authTime}.${expires}`;
   res.append("Set-Cookie", `${cookieName(clientId)}=${body}.${mac(services, clientId, body)}; ${attributes(services, expires - now)}`);

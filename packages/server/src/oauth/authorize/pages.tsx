@@ -1,4 +1,4 @@
-import { BRAND, LIMITS, POPUP_RESULT_SCRIPT, popupResultPayload } from "@slotgate/protocol";
+import { BRAND, LIMITS, POPUP_RESULT_SCRIPT, popupResultPayload, SILENT_RESULT_SCRIPT } from "@slotgate/protocol";
 import type { JSX, VNode } from "preact";
 import type { SlotgateServerError } from "../../platform/http/errors.js";
 import { JsonData, Page, renderPage } from "../../platform/http/page.js";
@@ -319,10 +319,6 @@ export function renderPopupResult(nonce: string, tr: Translator, redirectUri: st
     </Page>,
   );
 }
-
-/** Posts the silent-renewal result to the parent frame at the redirect URI's origin only. */
-const SILENT_RESULT_SCRIPT =
-  'var r = JSON.parse(document.getElementById("slotgate-result").textContent);\nif (window.parent !== window) window.parent.postMessage(r.message, r.targetOrigin);';
 
 /**
  * The silent-renewal result (`prompt=none`), loaded in the client SDK's hidden iframe: posts

@@ -177,11 +177,13 @@ describe("the wallet window against the simulated service (@slotgate/mock-servic
     const { navigatedTo } = await actInWindow(openedUrl(open), popup, { opener: false });
     expect(navigatedTo?.startsWith(`${client.redirect_uri}#`)).toBe(true);
     // The popup now shows the app's callback page (same origin as this one): it relays on BroadcastChannel.
-    vi.spyOn(window, "close").mockImplementation(() => {});
+    const close = vi.spyOn(window, "close").mockImplementation(() => {});
     window.history.replaceState(null, "", navigatedTo);
     expect(handleWalletCallback()).toBe(true);
     expect(window.location.hash).toBe("");
     await expect(outcome).resolves.toMatchObject({ status: "approved", action: "slot_hand_over", confirmationId: confirmation.id });
+    // The callback page closes itself a moment later: within this test, not after the file's environment is gone.
+    await vi.waitFor(() => expect(close).toHaveBeenCalledTimes(1));
   });
 
   it("page-started: setUpPin() resolves the player's wallet address; manageApprovals() denied rejects confirmation_denied", async () => {
